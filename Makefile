@@ -1,0 +1,44 @@
+# tacocore — the two commands a newcomer needs are `make demo` and `make test`.
+# Every target installs what is missing first (make setup is idempotent and fast when done).
+
+PRESET ?= release
+BUILD_DIR := build
+TACO := $(BUILD_DIR)/bin/taco
+PY := .venv/bin/python
+JOBS ?= 2
+
+.PHONY: all setup configure build demo test test-unit test-cli test-interop test-bench-harness \
+        asan bench format clean
+
+all: build
+
+setup:
+	@./scripts/setup.sh
+
+$(BUILD_DIR)/build.ninja: CMakeLists.txt CMakePresets.json
+	@cmake --preset $(PRESET) >/dev/null
+
+configure: setup $(BUILD_DIR)/build.ninja
+
+build: configure
+	@cmake --build $(BUILD_DIR) -j $(JOBS)
+
+demo: build
+	@./examples/demo/run_demo.sh $(TACO)
+
+test: build
+	@./scripts/run_tests.sh
+
+asan: setup
+	@cmake --preset debug-asan >/dev/null
+	@cmake --build build-asan -j $(JOBS) --target taco_unit_tests taco
+	@ASAN_OPTIONS=detect_leaks=1 ./build-asan/bin/taco_unit_tests --gtest_brief=1
+
+bench: build
+	@$(PY) bench/run.py --profile $(if $(FULL),full,quick)
+
+format:
+	@clang-format -i $$(git ls-files '*.cpp' '*.hpp')
+
+clean:
+	rm -rf $(BUILD_DIR) build-asan

@@ -1,0 +1,9 @@
+// Umbrella header of the tacocore C++ API.
+#pragma once
+
+#include "taco/collection.hpp"
+#include "taco/errors.hpp"
+#include "taco/sample.hpp"
+#include "taco/tortilla.hpp"
+#include "taco/value.hpp"
+#include "taco/writer.hpp"

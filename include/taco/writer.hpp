@@ -1,0 +1,48 @@
+// `create`: writes a Taco as a ZIP (`.tacozip` / `.zip`) or FOLDER dataset (spec §6, FORMAT.md
+// §2-§5), following the reference byte layout with correct offsets everywhere.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <vector>
+
+#include "taco/collection.hpp"
+
+namespace taco {
+
+enum class ContainerFormat { Auto, Zip, Folder };
+const char* to_string(ContainerFormat format);  // "auto" / "zip" / "folder"
+
+struct CreateProgress {
+    uint64_t bytes_done = 0;
+    uint64_t bytes_total = 0;
+    size_t files_done = 0;
+    size_t files_total = 0;
+};
+
+struct CreateOptions {
+    /// Auto: `.zip` / `.tacozip` (any case) -> ZIP, anything else -> FOLDER.
+    ContainerFormat format = ContainerFormat::Auto;
+    /// Replace an existing output (only after the new one is complete).
+    bool overwrite = false;
+    /// zstd level and row-group size of the METADATA/levelN.parquet files.
+    int compression_level = 13;
+    uint64_t row_group_size = 65536;
+    /// Called after each sample file is written (from the writing thread).
+    std::function<void(const CreateProgress&)> progress;
+};
+
+struct CreateResult {
+    std::filesystem::path path;
+    ContainerFormat format = ContainerFormat::Zip;
+    uint64_t bytes = 0;             // size of the ZIP, or total bytes written into the folder
+    std::vector<size_t> level_rows; // rows of each level table (padding included)
+    size_t files = 0;               // FILE samples written (padding included)
+};
+
+/// Writes `taco` to `output`. Builds under a temporary name beside `output` and renames at the
+/// end: on any error nothing is left behind. Throws IoError if `output` exists and !overwrite.
+CreateResult create(const Taco& taco, const std::filesystem::path& output, const CreateOptions& options = {});
+
+}  // namespace taco

@@ -1,0 +1,130 @@
+#include "format/collection_parse.hpp"
+
+#include "taco/errors.hpp"
+
+namespace taco::format {
+namespace {
+
+struct Reader {
+    const OrderedJson& doc;
+    const std::string& source;
+
+    [[noreturn]] void bad(const std::string& key, const std::string& expected) const {
+        throw FormatError(source + ": key '" + key + "' must be " + expected);
+    }
+    std::string str(const OrderedJson& v, const std::string& key) const {
+        if (!v.is_string()) bad(key, "a string");
+        return v.get<std::string>();
+    }
+    std::optional<std::string> opt_str(const OrderedJson& v, const std::string& key) const {
+        if (v.is_null()) return std::nullopt;
+        return str(v, key);
+    }
+    std::vector<std::string> str_list(const OrderedJson& v, const std::string& key) const {
+        if (!v.is_array()) bad(key, "a list of strings");
+        std::vector<std::string> out;
+        for (const auto& e : v) out.push_back(str(e, key + "[]"));
+        return out;
+    }
+    Contact contact(const OrderedJson& v, const std::string& key) const {
+        if (!v.is_object()) bad(key, "an object");
+        Contact c;
+        for (const auto& [k, item] : v.items()) {
+            std::string where = key + "." + k;
+            if (k == "name") c.name = opt_str(item, where);
+            else if (k == "organization") c.organization = opt_str(item, where);
+            else if (k == "email") c.email = opt_str(item, where);
+            else if (k == "role") c.role = opt_str(item, where);
+            else if (k == "url") c.url = opt_str(item, where);
+            else if (k == "roles") {
+                if (!item.is_null()) c.roles = str_list(item, where);
+            } else if (k == "links") {
+                if (item.is_null()) continue;
+                if (!item.is_array()) bad(where, "a list of objects");
+                std::vector<std::map<std::string, std::string>> links;
+                for (const auto& l : item) {
+                    if (!l.is_object()) bad(where, "a list of objects with string values");
+                    std::map<std::string, std::string> m;
+                    for (const auto& [lk, lv] : l.items()) m[lk] = str(lv, where + "." + lk);
+                    links.push_back(std::move(m));
+                }
+                c.links = std::move(links);
+            }
+            // Other keys are tolerated: older writers dropped unknown ones the same way.
+        }
+        return c;
+    }
+    std::vector<Contact> contacts(const OrderedJson& v, const std::string& key) const {
+        if (!v.is_array()) bad(key, "a list of objects");
+        std::vector<Contact> out;
+        for (size_t i = 0; i < v.size(); ++i) out.push_back(contact(v[i], key + "[" + std::to_string(i) + "]"));
+        return out;
+    }
+    Extent extent(const OrderedJson& v) const {
+        if (!v.is_object()) bad("extent", "an object with 'spatial' and 'temporal'");
+        Extent e;
+        if (v.contains("spatial")) {
+            const auto& s = v["spatial"];
+            if (!s.is_array() || s.size() != 4) bad("extent.spatial", "a list of 4 numbers");
+            for (size_t i = 0; i < 4; ++i) {
+                if (!s[i].is_number()) bad("extent.spatial", "a list of 4 numbers");
+                e.spatial[i] = s[i].get<double>();
+            }
+        }
+        if (v.contains("temporal") && !v["temporal"].is_null()) {
+            auto t = str_list(v["temporal"], "extent.temporal");
+            if (t.size() != 2) bad("extent.temporal", "a list of 2 ISO-8601 strings or null");
+            e.temporal = std::array<std::string, 2>{t[0], t[1]};
+        }
+        return e;
+    }
+};
+
+}  // namespace
+
+OrderedJson parse_json_document(const std::string& text, const std::string& source) {
+    try {
+        return OrderedJson::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw FormatError(source + ": malformed JSON (" + std::string(e.what()) + ")");
+    }
+}
+
+CollectionInfo collection_info_from_json(const OrderedJson& doc, const std::string& source, bool require_core) {
+    if (!doc.is_object()) throw FormatError(source + ": expected a JSON object at the top level");
+    Reader r{doc, source};
+    CollectionInfo info;
+    bool version_seen = false;
+    for (const auto& [key, v] : doc.items()) {
+        if (key == "id") info.id = r.str(v, key);
+        else if (key == "dataset_version") info.dataset_version = r.str(v, key);
+        else if (key == "description") info.description = r.str(v, key);
+        else if (key == "licenses") info.licenses = r.str_list(v, key);
+        else if (key == "providers") info.providers = r.contacts(v, key);
+        else if (key == "tasks") info.tasks = r.str_list(v, key);
+        else if (key == "taco_version") {
+            info.taco_version = r.str(v, key);
+            version_seen = true;
+        } else if (key == "title") info.title = r.opt_str(v, key);
+        else if (key == "curators") {
+            if (!v.is_null()) info.curators = r.contacts(v, key);
+        } else if (key == "keywords") {
+            if (!v.is_null()) info.keywords = r.str_list(v, key);
+        } else if (key == "extent") {
+            if (!v.is_null()) info.extent = r.extent(v);
+        } else if (key == "taco:pit_schema" || key == "taco:field_schema") {
+            continue;
+        } else {
+            info.extensions.emplace_back(key, v.dump());
+        }
+    }
+    if (require_core) {
+        for (const char* k : {"id", "dataset_version", "description", "licenses", "providers", "tasks"}) {
+            if (!doc.contains(k)) throw FormatError(source + ": required key '" + std::string(k) + "' is missing");
+        }
+        if (!version_seen) throw FormatError(source + ": required key 'taco_version' is missing");
+    }
+    return info;
+}
+
+}  // namespace taco::format

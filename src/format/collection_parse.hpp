@@ -1,0 +1,20 @@
+// COLLECTION.json -> CollectionInfo: for `taco create --collection FILE` and for readers.
+// Accepts both provider shapes and unknown keys (kept as extensions, in order).
+#pragma once
+
+#include <string>
+
+#include "format/collection_json.hpp"
+#include "taco/collection.hpp"
+
+namespace taco::format {
+
+/// Converts a parsed document; `source` names the file in error messages. Keys
+/// taco:pit_schema / taco:field_schema are not part of CollectionInfo and are skipped. Missing
+/// required keys are left empty when `require_core` is false (for partial --collection files).
+CollectionInfo collection_info_from_json(const OrderedJson& doc, const std::string& source, bool require_core);
+
+/// Parses JSON text, with a FormatError naming `source` and the position on malformed input.
+OrderedJson parse_json_document(const std::string& text, const std::string& source);
+
+}  // namespace taco::format

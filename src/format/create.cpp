@@ -1,0 +1,70 @@
+// taco::create: chooses the container, plans the tables and COLLECTION.json, and stages the
+// output so that a failure leaves nothing behind.
+#include <algorithm>
+#include <cctype>
+
+#include "format/collection_json.hpp"
+#include "format/dataset_writers.hpp"
+#include "io/staged_output.hpp"
+#include "taco/errors.hpp"
+#include "taco/writer.hpp"
+
+namespace fs = std::filesystem;
+
+namespace taco {
+
+const char* to_string(ContainerFormat format) {
+    switch (format) {
+        case ContainerFormat::Auto: return "auto";
+        case ContainerFormat::Zip: return "zip";
+        case ContainerFormat::Folder: return "folder";
+    }
+    return "auto";
+}
+
+namespace {
+
+ContainerFormat resolve_format(const fs::path& output, ContainerFormat requested) {
+    if (requested != ContainerFormat::Auto) return requested;
+    std::string ext = output.extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    return (ext == ".zip" || ext == ".tacozip") ? ContainerFormat::Zip : ContainerFormat::Folder;
+}
+
+}  // namespace
+
+CreateResult create(const Taco& taco, const fs::path& output, const CreateOptions& options) {
+    ContainerFormat format = resolve_format(output, options.format);
+    fs::path target = output;
+    if (format == ContainerFormat::Folder) {
+        std::string name = fs::absolute(output).lexically_normal().filename().string();
+        if (name == ".tacocat" || name == "DATA" || name == "METADATA") {
+            throw IoError("a FOLDER dataset cannot be named '" + name + "' (reserved): " + output.string());
+        }
+    }
+    io::StagedOutput staged(target, options.overwrite);
+
+    format::WritePlan plan{taco, options, metadata::build_level_tables(taco), {}, {}};
+    plan.collection_json = format::dump_python_style(format::collection_json(taco, plan.levels));
+    for (const auto& level : plan.levels) {
+        for (const auto& row : level.rows) {
+            if (row.sample->is_file()) {
+                plan.progress.bytes_total += row.sample->size();
+                ++plan.progress.files_total;
+            }
+        }
+    }
+
+    metadata::DuckSession db;
+    CreateResult result;
+    result.format = format;
+    result.bytes = format == ContainerFormat::Zip ? format::write_zip_dataset(plan, db, staged.staging())
+                                                  : format::write_folder_dataset(plan, db, staged.staging());
+    staged.commit();
+    result.path = staged.target();
+    for (const auto& level : plan.levels) result.level_rows.push_back(level.rows.size());
+    result.files = plan.progress.files_total;
+    return result;
+}
+
+}  // namespace taco

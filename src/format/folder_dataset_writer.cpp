@@ -1,0 +1,107 @@
+// The FOLDER container (FORMAT.md §3): DATA/ tree with a __meta__ in every FOLDER sample,
+// METADATA/levelN.parquet without offsets, COLLECTION.json.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <system_error>
+
+#include "format/dataset_writers.hpp"
+#include "io/file.hpp"
+#include "metadata/table_columns.hpp"
+#include "taco/errors.hpp"
+
+namespace fs = std::filesystem;
+
+namespace taco::format {
+namespace {
+
+void make_dir(const fs::path& p) {
+    std::error_code ec;
+    if (!fs::create_directory(p, ec) || ec) {
+        throw IoError("cannot create directory " + p.string() + (ec ? ": " + ec.message() : " (exists)"));
+    }
+}
+
+void write_bytes(const fs::path& p, std::string_view data) {
+    io::File f = io::File::create_exclusive(p, 0644);
+    if (!data.empty()) f.write_all(data.data(), data.size());
+    f.close();
+}
+
+// Copies with the kernel (copy_file_range, reflink where the filesystem offers it) and keeps the
+// source's mtime, as the reference's shutil.copy2 does.
+void copy_sample_file(const fs::path& from, const fs::path& to, uint64_t expected) {
+    std::error_code ec;
+    if (!fs::copy_file(from, to, fs::copy_options::none, ec) || ec) {
+        throw IoError("cannot copy " + from.string() + " to " + to.string() + (ec ? ": " + ec.message() : ""));
+    }
+    uint64_t got = fs::file_size(to, ec);
+    if (ec || got != expected) {
+        throw IoError(from.string() + " changed size while being copied (expected " + std::to_string(expected) +
+                      " bytes, copied " + std::to_string(got) + ")");
+    }
+    fs::last_write_time(to, fs::last_write_time(from, ec), ec);
+}
+
+class FolderDatasetWriter {
+public:
+    FolderDatasetWriter(WritePlan& plan, metadata::DuckSession& db, const fs::path& root)
+        : plan_(plan), db_(db), root_(root) {}
+
+    uint64_t write() {
+        make_dir(root_);
+        make_dir(root_ / "DATA");
+        make_dir(root_ / "METADATA");
+        const auto& roots = plan_.levels[0].rows;
+        for (size_t i = 0; i < roots.size(); ++i) write_sample(0, static_cast<int64_t>(i), root_ / "DATA");
+        for (size_t d = 0; d < plan_.levels.size(); ++d) {
+            auto cols = metadata::level_columns(plan_.levels, d, nullptr);
+            fs::path p = root_ / "METADATA" / ("level" + std::to_string(d) + ".parquet");
+            db_.write_parquet(cols, p.string(), plan_.level_parquet());
+            bytes_ += fs::file_size(p);
+        }
+        write_bytes(root_ / "COLLECTION.json", plan_.collection_json);
+        bytes_ += plan_.collection_json.size();
+        return bytes_;
+    }
+
+private:
+    void write_sample(size_t level, int64_t row, const fs::path& dir) {
+        const auto& r = plan_.levels[level].rows[row];
+        const Sample& s = *r.sample;
+        fs::path p = dir / s.id();
+        if (s.is_folder()) {
+            make_dir(p);
+            for (size_t j = 0; j < s.children().size(); ++j) {
+                write_sample(level + 1, r.child_begin + static_cast<int64_t>(j), p);
+            }
+            auto cols = metadata::meta_columns(plan_.levels[level + 1], r.child_begin, s.children().size(), nullptr);
+            db_.write_parquet(cols, (p / "__meta__").string(), WritePlan::meta_parquet());
+            bytes_ += fs::file_size(p / "__meta__");
+            return;
+        }
+        if (!s.path().empty()) {
+            copy_sample_file(s.path(), p, s.size());
+        } else {
+            write_bytes(p, s.memory() ? std::string_view(*s.memory()) : std::string_view());
+        }
+        bytes_ += s.size();
+        plan_.file_written(s.size());
+    }
+
+    WritePlan& plan_;
+    metadata::DuckSession& db_;
+    fs::path root_;
+    uint64_t bytes_ = 0;
+};
+
+}  // namespace
+
+uint64_t write_folder_dataset(WritePlan& plan, metadata::DuckSession& db, const fs::path& path) {
+    return FolderDatasetWriter(plan, db, path).write();
+}
+
+}  // namespace taco::format

@@ -1,0 +1,474 @@
+#include "format/zip_writer.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+#include "io/crc32.hpp"
+#include "io/file.hpp"
+#include "taco/errors.hpp"
+
+namespace taco::format {
+
+namespace {
+
+constexpr size_t kBufferSize = size_t{4} << 20;
+// Holes are only left for whole, aligned blocks of this size, so they match filesystem blocks.
+constexpr uint64_t kHoleBlock = uint64_t{64} << 10;
+constexpr uint64_t kMax32 = 0xFFFFFFFFu;
+constexpr size_t kMaxNameLength = 0xFFFF;
+constexpr size_t kNameChunkSize = size_t{1} << 20;  // > kMaxNameLength, so any name fits in one
+
+constexpr uint32_t kLocalHeaderSignature = 0x04034b50;
+constexpr uint32_t kCentralHeaderSignature = 0x02014b50;
+constexpr uint32_t kEndSignature = 0x06054b50;
+constexpr uint32_t kZip64EndSignature = 0x06064b50;
+constexpr uint32_t kZip64LocatorSignature = 0x07064b50;
+
+constexpr size_t kLocalHeaderFixed = 30;
+constexpr size_t kCentralHeaderFixed = 46;
+constexpr size_t kEndSize = 22;
+constexpr size_t kZip64EndSize = 56;
+constexpr size_t kZip64LocatorSize = 20;
+
+// Values libzip writes (FORMAT.md §2.5, §2.6).
+constexpr uint16_t kVersionMadeBy = 0x033F;  // UNIX, spec 6.3
+constexpr uint16_t kVersionStore = 10;
+constexpr uint16_t kVersionZip64 = 45;
+constexpr uint16_t kFlagUtf8Name = 0x0800;
+constexpr uint16_t kZip64ExtraId = 0x0001;
+
+void put16(uint8_t* p, uint16_t v) {
+    p[0] = static_cast<uint8_t>(v);
+    p[1] = static_cast<uint8_t>(v >> 8);
+}
+void put32(uint8_t* p, uint32_t v) {
+    for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+void put64(uint8_t* p, uint64_t v) {
+    for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+uint32_t clamp32(uint64_t v) {
+    return static_cast<uint32_t>(std::min(v, kMax32));
+}
+
+bool is_valid_utf8(std::string_view s) {
+    size_t i = 0;
+    while (i < s.size()) {
+        auto c = static_cast<unsigned char>(s[i]);
+        size_t len;
+        uint32_t cp;
+        if (c < 0x80) {
+            ++i;
+            continue;
+        } else if ((c & 0xE0) == 0xC0) {
+            len = 2, cp = c & 0x1F;
+        } else if ((c & 0xF0) == 0xE0) {
+            len = 3, cp = c & 0x0F;
+        } else if ((c & 0xF8) == 0xF0) {
+            len = 4, cp = c & 0x07;
+        } else {
+            return false;
+        }
+        if (i + len > s.size()) return false;
+        for (size_t k = 1; k < len; ++k) {
+            auto cc = static_cast<unsigned char>(s[i + k]);
+            if ((cc & 0xC0) != 0x80) return false;
+            cp = (cp << 6) | (cc & 0x3F);
+        }
+        static constexpr uint32_t kMinForLength[] = {0, 0, 0x80, 0x800, 0x10000};
+        if (cp < kMinForLength[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+            return false;
+        }
+        i += len;
+    }
+    return true;
+}
+
+// Validates an entry name and returns its general-purpose flags. Like libzip, bit 11 (UTF-8) is set
+// only for names that are not plain ASCII, so ASCII names keep the reference's flags of 0.
+uint16_t name_flags(std::string_view name, const std::string& archive) {
+    if (name.empty()) throw FormatError(archive + ": ZIP entry name is empty");
+    if (name.size() > kMaxNameLength) {
+        throw FormatError(archive + ": ZIP entry name of " + std::to_string(name.size()) +
+                          " bytes is too long (at most 65535): '" +
+                          std::string(name.substr(0, 64)) + "...'");
+    }
+    bool ascii = std::all_of(name.begin(), name.end(),
+                             [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+    if (ascii) return 0;
+    // A non-UTF-8 name would be read back as CP437 by other tools and no longer match the metadata.
+    if (!is_valid_utf8(name)) {
+        throw FormatError(archive + ": ZIP entry name '" + std::string(name) +
+                          "' is not valid UTF-8");
+    }
+    return kFlagUtf8Name;
+}
+
+bool all_zero(const uint8_t* p, size_t n) {
+    // Comparing the block with itself shifted by one byte uses the vectorized memcmp.
+    return n == 0 || (p[0] == 0 && std::memcmp(p, p + 1, n - 1) == 0);
+}
+
+uint64_t local_header_extra(uint64_t size) {
+    return size >= kMax32 ? 20 : 0;
+}
+
+// Closes a source descriptor on every path out of add_file.
+struct FdCloser {
+    int fd;
+    ~FdCloser() { ::close(fd); }
+};
+
+}  // namespace
+
+DosDateTime to_dos_date_time(std::time_t t) {
+    std::tm tm{};
+    if (localtime_r(&t, &tm) == nullptr || tm.tm_year < 80) {
+        return DosDateTime{0, (0 << 9) | (1 << 5) | 1};  // 1980-01-01 00:00:00
+    }
+    if (tm.tm_year > 207) {
+        return DosDateTime{(23 << 11) | (59 << 5) | 29, (127 << 9) | (12 << 5) | 31};
+    }
+    return DosDateTime{
+        static_cast<uint16_t>((tm.tm_hour << 11) | (tm.tm_min << 5) | (tm.tm_sec / 2)),
+        static_cast<uint16_t>(((tm.tm_year - 80) << 9) | ((tm.tm_mon + 1) << 5) | tm.tm_mday)};
+}
+
+uint64_t zip_local_header_size(std::string_view name, uint64_t size) {
+    return kLocalHeaderFixed + name.size() + local_header_extra(size);
+}
+
+ZipWriter::ZipWriter(int fd, std::string name_for_errors)
+    : fd_(fd),
+      name_(std::move(name_for_errors)),
+      buffer_(std::make_unique_for_overwrite<uint8_t[]>(kBufferSize)),
+      created_(to_dos_date_time(std::time(nullptr))) {
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) {
+        throw IoError("cannot stat '" + name_ + "': " + std::strerror(errno));
+    }
+    sparse_from_ = S_ISREG(st.st_mode) ? static_cast<uint64_t>(st.st_size) : UINT64_MAX;
+}
+
+ZipWriter::~ZipWriter() = default;
+
+size_t ZipWriter::add_bytes(std::string_view name, std::string_view data, const EntryAttrs& attrs) {
+    const uint16_t flags = name_flags(name, name_);
+    check_usable();
+    failed_ = true;
+    const size_t index = begin_entry(
+        name, flags, data.size(), io::crc32(0, data.data(), data.size()),
+        attrs.time.value_or(created_), attrs.external_attr.value_or(kExternalAttrRegularFile));
+    append(data.data(), data.size());
+    failed_ = false;
+    return index;
+}
+
+size_t ZipWriter::add_file(std::string_view name, const std::filesystem::path& src,
+                           const EntryAttrs& attrs) {
+    const uint16_t flags = name_flags(name, name_);
+    check_usable();
+    int src_fd = ::open(src.c_str(), O_RDONLY | O_CLOEXEC);
+    if (src_fd < 0) {
+        throw IoError("cannot open '" + src.string() + "': " + std::strerror(errno));
+    }
+    FdCloser closer{src_fd};
+    struct stat st {};
+    if (::fstat(src_fd, &st) != 0) {
+        throw IoError("cannot stat '" + src.string() + "': " + std::strerror(errno));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        throw IoError("cannot add '" + src.string() + "' to '" + name_ + "': not a regular file");
+    }
+    ::posix_fadvise(src_fd, 0, 0, POSIX_FADV_SEQUENTIAL);  // only a hint; failure is harmless
+    const auto size = static_cast<uint64_t>(st.st_size);
+    const DosDateTime time = attrs.time ? *attrs.time : to_dos_date_time(st.st_mtime);
+    const uint32_t external_attr =
+        attrs.external_attr.value_or(static_cast<uint32_t>(st.st_mode & 0xFFFF) << 16);
+
+    failed_ = true;
+    // The CRC goes into the local header before the data, so it is patched in after the copy.
+    const size_t index = begin_entry(name, flags, size, 0, time, external_attr);
+    const uint32_t crc = copy_from_fd(src_fd, size, src.string());
+    records_[index].crc = crc;
+    uint8_t crc_bytes[4];
+    put32(crc_bytes, crc);
+    patch(records_[index].local_header_offset + 14, crc_bytes, 4);
+    failed_ = false;
+    return index;
+}
+
+size_t ZipWriter::add_fd(std::string_view name, int src_fd, uint64_t size,
+                         const EntryAttrs& attrs) {
+    const uint16_t flags = name_flags(name, name_);
+    check_usable();
+    failed_ = true;
+    const size_t index = begin_entry(name, flags, size, 0, attrs.time.value_or(created_),
+                                     attrs.external_attr.value_or(kExternalAttrRegularFile));
+    const uint32_t crc = copy_from_fd(
+        src_fd, size, "descriptor " + std::to_string(src_fd) + " ('" + std::string(name) + "')");
+    records_[index].crc = crc;
+    uint8_t crc_bytes[4];
+    put32(crc_bytes, crc);
+    patch(records_[index].local_header_offset + 14, crc_bytes, 4);
+    failed_ = false;
+    return index;
+}
+
+void ZipWriter::rewrite_entry_data(size_t index, std::string_view data) {
+    check_usable();
+    if (index >= records_.size()) {
+        throw std::out_of_range("ZipWriter::rewrite_entry_data: no entry " + std::to_string(index) +
+                                " (have " + std::to_string(records_.size()) + ")");
+    }
+    Record& r = records_[index];
+    if (data.size() != r.size) {
+        throw std::invalid_argument("ZipWriter::rewrite_entry_data: entry '" +
+                                    std::string(r.name, r.name_length) + "' holds " +
+                                    std::to_string(r.size) + " bytes, new data has " +
+                                    std::to_string(data.size()));
+    }
+    failed_ = true;
+    const uint64_t data_offset =
+        r.local_header_offset + kLocalHeaderFixed + r.name_length + local_header_extra(r.size);
+    patch(data_offset, data.data(), data.size());
+    r.crc = io::crc32(0, data.data(), data.size());
+    uint8_t crc_bytes[4];
+    put32(crc_bytes, r.crc);
+    patch(r.local_header_offset + 14, crc_bytes, 4);
+    failed_ = false;
+}
+
+ZipEntryInfo ZipWriter::entry(size_t i) const {
+    const Record& r = records_.at(i);
+    ZipEntryInfo info;
+    info.name = std::string_view(r.name, r.name_length);
+    info.local_header_offset = r.local_header_offset;
+    info.data_offset =
+        r.local_header_offset + kLocalHeaderFixed + r.name_length + local_header_extra(r.size);
+    info.size = r.size;
+    info.crc = r.crc;
+    info.external_attr = r.external_attr;
+    info.dos_time = r.dos_time;
+    info.dos_date = r.dos_date;
+    return info;
+}
+
+void ZipWriter::finish() {
+    check_usable();
+    failed_ = true;
+    const uint64_t cd_offset = position();
+    bool zip64 = records_.size() > 0xFFFF;
+    for (const Record& r : records_) {
+        const bool big = r.size >= kMax32;
+        const bool far = r.local_header_offset >= kMax32;
+        // The ZIP64 extra holds only the overflowing fields, in the order usize, csize, offset.
+        const uint16_t extra_data = (big ? 16 : 0) + (far ? 8 : 0);
+        const uint16_t extra = extra_data ? 4 + extra_data : 0;
+        uint8_t* p = reserve(kCentralHeaderFixed + r.name_length + extra);
+        put32(p, kCentralHeaderSignature);
+        put16(p + 4, kVersionMadeBy);
+        put16(p + 6, (big || far) ? kVersionZip64 : kVersionStore);
+        put16(p + 8, r.flags);
+        put16(p + 10, 0);  // STORE
+        put16(p + 12, r.dos_time);
+        put16(p + 14, r.dos_date);
+        put32(p + 16, r.crc);
+        put32(p + 20, clamp32(r.size));
+        put32(p + 24, clamp32(r.size));
+        put16(p + 28, r.name_length);
+        put16(p + 30, extra);
+        put16(p + 32, 0);  // comment length
+        put16(p + 34, 0);  // disk number
+        put16(p + 36, 0);  // internal attributes
+        put32(p + 38, r.external_attr);
+        put32(p + 42, clamp32(r.local_header_offset));
+        std::memcpy(p + kCentralHeaderFixed, r.name, r.name_length);
+        uint8_t* x = p + kCentralHeaderFixed + r.name_length;
+        if (extra) {
+            put16(x, kZip64ExtraId);
+            put16(x + 2, extra_data);
+            x += 4;
+            if (big) {
+                put64(x, r.size);
+                put64(x + 8, r.size);
+                x += 16;
+            }
+            if (far) put64(x, r.local_header_offset);
+        }
+        used_ += kCentralHeaderFixed + r.name_length + extra;
+        zip64 = zip64 || big || far;
+    }
+    const uint64_t cd_size = position() - cd_offset;
+    zip64 = zip64 || cd_offset >= kMax32 || cd_size >= kMax32;
+    const uint64_t count = records_.size();
+
+    if (zip64) {
+        const uint64_t zip64_end_offset = position();
+        uint8_t* p = reserve(kZip64EndSize + kZip64LocatorSize);
+        put32(p, kZip64EndSignature);
+        put64(p + 4, kZip64EndSize - 12);  // size of the rest of the record
+        put16(p + 12, kVersionZip64);      // made by
+        put16(p + 14, kVersionZip64);      // needed
+        put32(p + 16, 0);                  // this disk
+        put32(p + 20, 0);                  // disk with the central directory
+        put64(p + 24, count);
+        put64(p + 32, count);
+        put64(p + 40, cd_size);
+        put64(p + 48, cd_offset);
+        p += kZip64EndSize;
+        put32(p, kZip64LocatorSignature);
+        put32(p + 4, 0);  // disk with the ZIP64 end record
+        put64(p + 8, zip64_end_offset);
+        put32(p + 16, 1);  // total disks
+        used_ += kZip64EndSize + kZip64LocatorSize;
+    }
+    uint8_t* p = reserve(kEndSize);
+    const auto count16 = static_cast<uint16_t>(std::min<uint64_t>(count, 0xFFFF));
+    put32(p, kEndSignature);
+    put16(p + 4, 0);
+    put16(p + 6, 0);
+    put16(p + 8, count16);
+    put16(p + 10, count16);
+    put32(p + 12, clamp32(cd_size));
+    put32(p + 16, clamp32(cd_offset));
+    put16(p + 20, 0);  // comment length
+    used_ += kEndSize;
+    flush();
+    finished_ = true;
+    failed_ = false;
+}
+
+size_t ZipWriter::begin_entry(std::string_view name, uint16_t flags, uint64_t size, uint32_t crc,
+                              DosDateTime time, uint32_t external_attr) {
+    const bool big = size >= kMax32;
+    const size_t header = kLocalHeaderFixed + name.size() + local_header_extra(size);
+    const uint64_t offset = position();
+    uint8_t* p = reserve(header);
+    put32(p, kLocalHeaderSignature);
+    put16(p + 4, big ? kVersionZip64 : kVersionStore);
+    put16(p + 6, flags);
+    put16(p + 8, 0);  // STORE
+    put16(p + 10, time.time);
+    put16(p + 12, time.date);
+    put32(p + 14, crc);
+    put32(p + 18, clamp32(size));
+    put32(p + 22, clamp32(size));
+    put16(p + 26, static_cast<uint16_t>(name.size()));
+    put16(p + 28, big ? 20 : 0);
+    std::memcpy(p + kLocalHeaderFixed, name.data(), name.size());
+    if (big) {
+        uint8_t* x = p + kLocalHeaderFixed + name.size();
+        put16(x, kZip64ExtraId);
+        put16(x + 2, 16);
+        put64(x + 4, size);
+        put64(x + 12, size);
+    }
+    used_ += header;
+    records_.push_back(Record{offset, size, store_name(name), crc, external_attr,
+                              static_cast<uint16_t>(name.size()), flags, time.time, time.date});
+    return records_.size() - 1;
+}
+
+uint32_t ZipWriter::copy_from_fd(int src_fd, uint64_t size, const std::string& src_name) {
+    // Reads land directly in the staging buffer right after the local header, so each byte is
+    // copied once into user space and once out, with the CRC computed while it is still in cache.
+    uint32_t crc = 0;
+    uint64_t done = 0;
+    while (done < size) {
+        if (used_ == kBufferSize) flush();
+        const size_t n = static_cast<size_t>(std::min<uint64_t>(kBufferSize - used_, size - done));
+        io::pread_exact(src_fd, done, buffer_.get() + used_, n, src_name);
+        crc = io::crc32(crc, buffer_.get() + used_, n);
+        used_ += n;
+        done += n;
+    }
+    return crc;
+}
+
+void ZipWriter::append(const void* data, size_t n) {
+    if (n <= kBufferSize - used_) {
+        std::memcpy(buffer_.get() + used_, data, n);
+        used_ += n;
+        return;
+    }
+    flush();
+    if (n >= kBufferSize) {
+        write_out(flushed_, static_cast<const uint8_t*>(data), n);
+        flushed_ += n;
+    } else {
+        std::memcpy(buffer_.get(), data, n);
+        used_ = n;
+    }
+}
+
+uint8_t* ZipWriter::reserve(size_t n) {
+    if (kBufferSize - used_ < n) flush();
+    return buffer_.get() + used_;
+}
+
+void ZipWriter::flush() {
+    write_out(flushed_, buffer_.get(), used_);
+    flushed_ += used_;
+    used_ = 0;
+}
+
+void ZipWriter::write_out(uint64_t offset, const uint8_t* data, size_t n) {
+    if (offset + n <= sparse_from_) {
+        io::pwrite_all(fd_, offset, data, n, name_);
+        return;
+    }
+    size_t pending = 0;  // start of the bytes not yet written
+    size_t i = 0;
+    while (i < n) {
+        const uint64_t at = offset + i;
+        const size_t end =
+            static_cast<size_t>(std::min<uint64_t>(n, (at / kHoleBlock + 1) * kHoleBlock - offset));
+        if (at >= sparse_from_ && end - i == kHoleBlock && all_zero(data + i, end - i)) {
+            if (pending < i)
+                io::pwrite_all(fd_, offset + pending, data + pending, i - pending, name_);
+            pending = end;
+        }
+        i = end;
+    }
+    if (pending < n) io::pwrite_all(fd_, offset + pending, data + pending, n - pending, name_);
+}
+
+void ZipWriter::patch(uint64_t offset, const void* data, size_t n) {
+    const auto* p = static_cast<const uint8_t*>(data);
+    if (offset < flushed_) {
+        const size_t k = static_cast<size_t>(std::min<uint64_t>(n, flushed_ - offset));
+        io::pwrite_all(fd_, offset, p, k, name_);
+        offset += k;
+        p += k;
+        n -= k;
+    }
+    if (n > 0) std::memcpy(buffer_.get() + (offset - flushed_), p, n);
+}
+
+void ZipWriter::check_usable() const {
+    if (finished_) throw std::logic_error("ZipWriter for '" + name_ + "' is already finished");
+    if (failed_) {
+        throw std::logic_error("ZipWriter for '" + name_ +
+                               "' is unusable after an earlier error; discard the archive");
+    }
+}
+
+const char* ZipWriter::store_name(std::string_view name) {
+    if (chunk_free_ < name.size()) {
+        name_chunks_.push_back(std::make_unique_for_overwrite<char[]>(kNameChunkSize));
+        chunk_free_ = kNameChunkSize;
+    }
+    char* at = name_chunks_.back().get() + (kNameChunkSize - chunk_free_);
+    std::memcpy(at, name.data(), name.size());
+    chunk_free_ -= name.size();
+    return at;
+}
+
+}  // namespace taco::format

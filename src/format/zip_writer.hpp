@@ -1,0 +1,157 @@
+// A streaming, STORE-only ZIP writer producing the exact framing of the reference writer (libzip
+// via tacozip, FORMAT.md §2.2, §2.5, §2.6): no data descriptors, no padding, no extra fields except
+// ZIP64 ones, and ZIP64 records exactly when a size, offset or entry count needs them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <ctime>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace taco::format {
+
+/// MS-DOS time and date fields as stored in ZIP headers (2-second resolution, local time).
+struct DosDateTime {
+    uint16_t time = 0;
+    uint16_t date = 0;
+
+    bool operator==(const DosDateTime&) const = default;
+};
+
+/// Converts to local-time DOS fields; times before 1980 or after 2107 are clamped to the range
+/// ends.
+DosDateTime to_dos_date_time(std::time_t t);
+
+/// `S_IFREG | 0644` in the high half: what an entry gets when it has no source file.
+inline constexpr uint32_t kExternalAttrRegularFile = 0100644u << 16;  // 0x81A40000
+/// Mode 0644 without file-type bits: what tacozip writes for the TACO_HEADER entry.
+inline constexpr uint32_t kExternalAttrHeaderEntry = 0644u << 16;  // 0x01A40000
+
+/// Per-entry overrides; unset fields take the defaults described at each add_* method.
+struct EntryAttrs {
+    std::optional<DosDateTime> time;
+    std::optional<uint32_t> external_attr;
+
+    /// The attributes of the TACO_HEADER entry (time = archive creation time).
+    static EntryAttrs header_entry() {
+        EntryAttrs attrs;
+        attrs.external_attr = kExternalAttrHeaderEntry;
+        return attrs;
+    }
+};
+
+/// What the writer recorded for one entry.
+struct ZipEntryInfo {
+    std::string_view name;  // storage owned by the ZipWriter, valid for the writer's lifetime
+    uint64_t local_header_offset = 0;
+    uint64_t data_offset = 0;
+    uint64_t size = 0;
+    uint32_t crc = 0;
+    uint32_t external_attr = 0;
+    uint16_t dos_time = 0;
+    uint16_t dos_date = 0;
+};
+
+/// Bytes an entry's local header takes before its data: 30 + name + 20 when the size needs ZIP64.
+/// With this, every data offset of an archive can be predicted before it is written (§2.4).
+uint64_t zip_local_header_size(std::string_view name, uint64_t size);
+
+/// Writes a ZIP archive to `fd` starting at byte 0, using positional writes only (the descriptor's
+/// own file position is neither used nor moved). Bytes are staged in a 4 MiB buffer so that small
+/// entries cost no system calls; large sources stream through the same buffer and are never held
+/// whole in memory. Per entry the writer keeps ~40 bytes plus the name, so a million entries are
+/// cheap, and entry() is a cheap copy (its name views storage that never moves).
+///
+/// When `fd` is a regular file, zero-filled 64 KiB blocks past its initial size are skipped instead
+/// of written, which leaves holes that read back as zeros: sparse inputs give sparse archives.
+///
+/// Errors from the destination or a source are taco::IoError; after any error the writer refuses
+/// further use (the archive is incomplete and should be discarded). Misuse (bad index, wrong size,
+/// use after finish) is std::logic_error / std::invalid_argument. Entry names must be valid UTF-8
+/// of at most 65,535 bytes (taco::FormatError otherwise); duplicates are not detected here.
+class ZipWriter {
+  public:
+    /// Does not take ownership of `fd`. `name_for_errors` is what error messages call the archive.
+    explicit ZipWriter(int fd, std::string name_for_errors = "ZIP archive");
+    ~ZipWriter();
+    ZipWriter(const ZipWriter&) = delete;
+    ZipWriter& operator=(const ZipWriter&) = delete;
+
+    /// Adds an entry holding `data`. Time defaults to the writer's creation time, external
+    /// attributes to kExternalAttrRegularFile. Returns the entry index.
+    size_t add_bytes(std::string_view name, std::string_view data, const EntryAttrs& attrs = {});
+
+    /// Streams the regular file `src` into a new entry, computing its CRC while copying. Time and
+    /// external attributes default to the file's mtime and `st_mode << 16`.
+    size_t add_file(std::string_view name, const std::filesystem::path& src,
+                    const EntryAttrs& attrs = {});
+
+    /// Copies `size` bytes of `src_fd` starting at its offset 0 (whatever its file position), e.g.
+    /// a memfd holding a Parquet file. Defaults as add_bytes.
+    size_t add_fd(std::string_view name, int src_fd, uint64_t size, const EntryAttrs& attrs = {});
+
+    /// Replaces the data of entry `index` with `data` of the same size, and its CRC in the local
+    /// header and (when finish() runs) in the central directory. Used to patch TACO_HEADER once the
+    /// real offsets are known. Only valid before finish().
+    void rewrite_entry_data(size_t index, std::string_view data);
+
+    /// Offset where the next local header (or the central directory) will start.
+    uint64_t position() const { return flushed_ + used_; }
+    size_t entry_count() const { return records_.size(); }
+    /// What was recorded for entry `i` (by value: records are stored packed, not as ZipEntryInfo).
+    ZipEntryInfo entry(size_t i) const;
+
+    /// Writes the central directory, the ZIP64 end records when needed and the end record, then
+    /// flushes everything to `fd` (no fsync). The writer accepts nothing afterwards.
+    void finish();
+    bool finished() const { return finished_; }
+
+  private:
+    // One central-directory-to-be record, kept small: the name lives in `name_chunks_`.
+    struct Record {
+        uint64_t local_header_offset;
+        uint64_t size;
+        const char* name;
+        uint32_t crc;
+        uint32_t external_attr;
+        uint16_t name_length;
+        uint16_t flags;
+        uint16_t dos_time;
+        uint16_t dos_date;
+    };
+
+    // Writes the local header; returns the new entry's index. CRC may be patched later.
+    size_t begin_entry(std::string_view name, uint16_t flags, uint64_t size, uint32_t crc,
+                       DosDateTime time, uint32_t external_attr);
+    uint32_t copy_from_fd(int src_fd, uint64_t size, const std::string& src_name);
+    void append(const void* data, size_t n);
+    uint8_t* reserve(size_t n);
+    void flush();
+    void write_out(uint64_t offset, const uint8_t* data, size_t n);
+    void patch(uint64_t offset, const void* data, size_t n);
+    void check_usable() const;
+    const char* store_name(std::string_view name);
+
+    int fd_;
+    std::string name_;
+    std::unique_ptr<uint8_t[]> buffer_;
+    size_t used_ = 0;       // bytes staged in buffer_
+    uint64_t flushed_ = 0;  // file offset of buffer_[0]
+    // Destination offsets at or past this were never written, so zero blocks there may be skipped;
+    // UINT64_MAX when the destination is not a regular file.
+    uint64_t sparse_from_;
+    DosDateTime created_;
+    std::vector<Record> records_;
+    // Names packed into fixed-size chunks that are never reallocated, so views stay valid.
+    std::vector<std::unique_ptr<char[]>> name_chunks_;
+    size_t chunk_free_ = 0;
+    bool finished_ = false;
+    bool failed_ = false;
+};
+
+}  // namespace taco::format

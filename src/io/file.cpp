@@ -1,0 +1,119 @@
+#include "io/file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include "taco/errors.hpp"
+
+namespace taco::io {
+
+namespace {
+
+[[noreturn]] void throw_errno(const std::string& what, const std::string& name, int err) {
+    throw IoError(what + " '" + name + "': " + std::strerror(err));
+}
+
+}  // namespace
+
+File::~File() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+File::File(File&& other) noexcept
+    : fd_(std::exchange(other.fd_, -1)), path_(std::move(other.path_)) {}
+
+File& File::operator=(File&& other) noexcept {
+    if (this != &other) {
+        if (fd_ >= 0) ::close(fd_);
+        fd_ = std::exchange(other.fd_, -1);
+        path_ = std::move(other.path_);
+    }
+    return *this;
+}
+
+File File::open_read(const std::filesystem::path& path) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw_errno("cannot open", path.string(), errno);
+    return File(fd, path.string());
+}
+
+File File::create_exclusive(const std::filesystem::path& path, mode_t mode) {
+    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+    if (fd < 0) throw_errno("cannot create", path.string(), errno);
+    return File(fd, path.string());
+}
+
+uint64_t File::size() const {
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) throw_errno("cannot stat", path_, errno);
+    return static_cast<uint64_t>(st.st_size);
+}
+
+void File::read_at(uint64_t offset, void* buf, size_t n) const {
+    pread_exact(fd_, offset, buf, n, path_);
+}
+
+void File::write_all(const void* data, size_t n) {
+    const auto* p = static_cast<const char*>(data);
+    while (n > 0) {
+        ssize_t w = ::write(fd_, p, n);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            throw_errno("cannot write to", path_, errno);
+        }
+        p += w;
+        n -= static_cast<size_t>(w);
+    }
+}
+
+void File::pwrite_all(uint64_t offset, const void* data, size_t n) {
+    io::pwrite_all(fd_, offset, data, n, path_);
+}
+
+void File::close() {
+    if (fd_ < 0) return;
+    // Linux releases the descriptor even when close() fails, so it must not be retried.
+    int rc = ::close(std::exchange(fd_, -1));
+    if (rc != 0 && errno != EINTR) throw_errno("cannot close", path_, errno);
+}
+
+void pread_exact(int fd, uint64_t offset, void* buf, size_t n, const std::string& name) {
+    auto* p = static_cast<char*>(buf);
+    const size_t wanted = n;
+    while (n > 0) {
+        ssize_t r = ::pread(fd, p, n, static_cast<off_t>(offset));
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            throw_errno("cannot read", name, errno);
+        }
+        if (r == 0) {
+            throw IoError("cannot read '" + name + "': unexpected end of file at offset " +
+                          std::to_string(offset) + " (" + std::to_string(wanted - n) + " of " +
+                          std::to_string(wanted) + " bytes read)");
+        }
+        p += r;
+        n -= static_cast<size_t>(r);
+        offset += static_cast<uint64_t>(r);
+    }
+}
+
+void pwrite_all(int fd, uint64_t offset, const void* data, size_t n, const std::string& name) {
+    const auto* p = static_cast<const char*>(data);
+    while (n > 0) {
+        ssize_t w = ::pwrite(fd, p, n, static_cast<off_t>(offset));
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            throw_errno("cannot write to", name, errno);
+        }
+        p += w;
+        n -= static_cast<size_t>(w);
+        offset += static_cast<uint64_t>(w);
+    }
+}
+
+}  // namespace taco::io

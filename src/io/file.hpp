@@ -1,0 +1,61 @@
+// A local file descriptor with positional, retry-until-done reads and writes. Every failure is a
+// taco::IoError that names the file and the system's reason.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+namespace taco::io {
+
+/// Owns one open descriptor; closing happens in the destructor (errors there are ignored) or in
+/// close() (errors thrown). Move-only.
+class File {
+  public:
+    File() = default;
+    ~File();
+    File(File&& other) noexcept;
+    File& operator=(File&& other) noexcept;
+    File(const File&) = delete;
+    File& operator=(const File&) = delete;
+
+    /// Opens an existing file read-only.
+    static File open_read(const std::filesystem::path& path);
+    /// Creates a new file for reading and writing; fails if `path` already exists, so a writer can
+    /// never clobber a dataset by accident. `mode` is filtered by the umask.
+    static File create_exclusive(const std::filesystem::path& path, mode_t mode = 0666);
+
+    bool is_open() const { return fd_ >= 0; }
+    int fd() const { return fd_; }
+    const std::string& path() const { return path_; }
+
+    /// Current size from fstat.
+    uint64_t size() const;
+    /// Reads exactly `n` bytes at `offset`; reaching the end of the file first is an error.
+    void read_at(uint64_t offset, void* buf, size_t n) const;
+    /// Writes all bytes at the descriptor's current position.
+    void write_all(const void* data, size_t n);
+    /// Writes all bytes at `offset` without moving the descriptor's position.
+    void pwrite_all(uint64_t offset, const void* data, size_t n);
+    /// Closes now and reports a failing close (which can carry a delayed write error).
+    void close();
+
+  private:
+    File(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+
+    int fd_ = -1;
+    std::string path_;
+};
+
+// Descriptor-level forms of the same loops, for code that writes to a descriptor it does not own
+// (a ZIP being written, a memfd). `name` is what error messages call the descriptor.
+
+/// Reads exactly `n` bytes at `offset`, retrying short reads and EINTR.
+void pread_exact(int fd, uint64_t offset, void* buf, size_t n, const std::string& name);
+/// Writes all `n` bytes at `offset`, retrying short writes and EINTR.
+void pwrite_all(int fd, uint64_t offset, const void* data, size_t n, const std::string& name);
+
+}  // namespace taco::io

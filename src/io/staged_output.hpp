@@ -1,0 +1,32 @@
+// Crash-safe output: a dataset is built under a hidden temporary name beside its target and
+// renamed into place only when complete (DESIGN.md §5). Whatever fails before commit() leaves
+// nothing behind, and an existing target is never replaced unless overwrite was asked.
+#pragma once
+
+#include <filesystem>
+
+namespace taco::io {
+
+class StagedOutput {
+public:
+    /// Checks the target (IoError if it exists and !overwrite, or its parent cannot be created)
+    /// and reserves a staging path `<parent>/.<name>.partial-<pid>-<n>`.
+    StagedOutput(const std::filesystem::path& target, bool overwrite);
+    ~StagedOutput();  // removes the staging path unless committed
+    StagedOutput(const StagedOutput&) = delete;
+    StagedOutput& operator=(const StagedOutput&) = delete;
+
+    const std::filesystem::path& staging() const { return staging_; }
+    const std::filesystem::path& target() const { return target_; }
+    /// Moves the staging path onto the target. With overwrite, an existing target is moved aside
+    /// first and removed only after the new one is in place.
+    void commit();
+
+private:
+    std::filesystem::path target_;
+    std::filesystem::path staging_;
+    bool overwrite_;
+    bool committed_ = false;
+};
+
+}  // namespace taco::io

@@ -1,0 +1,289 @@
+// DuckSession: connection lifetime, plain statements, and bulk table creation via data chunks.
+#include "metadata/duckdb_session.hpp"
+
+#include <duckdb.h>
+
+#include <atomic>
+#include <cstring>
+#include <functional>
+
+#include "taco/errors.hpp"
+
+namespace taco::metadata {
+
+std::string quote_identifier(std::string_view name) {
+    std::string out = "\"";
+    for (char c : name) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+
+std::string quote_literal(std::string_view text) {
+    std::string out = "'";
+    for (char c : text) {
+        if (c == '\'') out += '\'';
+        out += c;
+    }
+    return out + "'";
+}
+
+TableColumn TableColumn::of_values(std::string name, DataType type, std::vector<const Value*> cells) {
+    TableColumn c;
+    c.name = std::move(name);
+    c.type = std::move(type);
+    c.kind = Kind::Values;
+    c.values = std::move(cells);
+    return c;
+}
+
+TableColumn TableColumn::of_int64(std::string name, std::vector<int64_t> cells) {
+    TableColumn c;
+    c.name = std::move(name);
+    c.type = DataType::int64();
+    c.kind = Kind::Int64;
+    c.ints = std::move(cells);
+    return c;
+}
+
+TableColumn TableColumn::of_strings(std::string name, std::vector<std::string_view> cells) {
+    TableColumn c;
+    c.name = std::move(name);
+    c.type = DataType::string();
+    c.kind = Kind::Strings;
+    c.strings = std::move(cells);
+    return c;
+}
+
+size_t TableColumn::rows() const {
+    switch (kind) {
+        case Kind::Values: return values.size();
+        case Kind::Int64: return ints.size();
+        case Kind::Strings: return strings.size();
+    }
+    return 0;
+}
+
+struct DuckSession::Impl {
+    duckdb_database db = nullptr;
+    duckdb_connection con = nullptr;
+};
+
+DuckSession::DuckSession(int threads) : impl_(std::make_unique<Impl>()) {
+    duckdb_config config = nullptr;
+    duckdb_create_config(&config);
+    // No extension may be fetched at run time: the machines here are offline (DESIGN.md §2).
+    duckdb_set_config(config, "autoinstall_known_extensions", "false");
+    duckdb_set_config(config, "autoload_known_extensions", "false");
+    if (threads > 0) duckdb_set_config(config, "threads", std::to_string(threads).c_str());
+    char* error = nullptr;
+    if (duckdb_open_ext(nullptr, &impl_->db, config, &error) != DuckDBSuccess) {
+        std::string msg = error ? error : "unknown error";
+        duckdb_free(error);
+        duckdb_destroy_config(&config);
+        throw QueryError("cannot open DuckDB: " + msg);
+    }
+    duckdb_destroy_config(&config);
+    if (duckdb_connect(impl_->db, &impl_->con) != DuckDBSuccess) {
+        duckdb_close(&impl_->db);
+        throw QueryError("cannot connect to DuckDB");
+    }
+}
+
+DuckSession::~DuckSession() {
+    if (impl_->con) duckdb_disconnect(&impl_->con);
+    if (impl_->db) duckdb_close(&impl_->db);
+}
+
+void* DuckSession::raw_connection() const { return impl_->con; }
+
+void DuckSession::exec(const std::string& sql) {
+    duckdb_result result;
+    if (duckdb_query(impl_->con, sql.c_str(), &result) != DuckDBSuccess) {
+        std::string msg = duckdb_result_error(&result);
+        duckdb_destroy_result(&result);
+        throw QueryError(msg);
+    }
+    duckdb_destroy_result(&result);
+}
+
+std::string DuckSession::query_scalar(const std::string& sql) {
+    duckdb_result result;
+    if (duckdb_query(impl_->con, sql.c_str(), &result) != DuckDBSuccess) {
+        std::string msg = duckdb_result_error(&result);
+        duckdb_destroy_result(&result);
+        throw QueryError(msg);
+    }
+    std::string out;
+    if (duckdb_row_count(&result) > 0 && duckdb_column_count(&result) > 0) {
+        char* v = duckdb_value_varchar(&result, 0, 0);
+        if (v) out = v;
+        duckdb_free(v);
+    }
+    duckdb_destroy_result(&result);
+    return out;
+}
+
+namespace {
+
+duckdb_logical_type make_logical_type(const DataType& t) {
+    switch (t.id()) {
+        case TypeId::Bool: return duckdb_create_logical_type(DUCKDB_TYPE_BOOLEAN);
+        case TypeId::Int32: return duckdb_create_logical_type(DUCKDB_TYPE_INTEGER);
+        case TypeId::Int64: return duckdb_create_logical_type(DUCKDB_TYPE_BIGINT);
+        case TypeId::Float32: return duckdb_create_logical_type(DUCKDB_TYPE_FLOAT);
+        case TypeId::Float64: return duckdb_create_logical_type(DUCKDB_TYPE_DOUBLE);
+        case TypeId::Binary: return duckdb_create_logical_type(DUCKDB_TYPE_BLOB);
+        case TypeId::Timestamp: return duckdb_create_logical_type(DUCKDB_TYPE_TIMESTAMP);
+        case TypeId::List: {
+            duckdb_logical_type child = make_logical_type(t.element());
+            duckdb_logical_type list = duckdb_create_list_type(child);
+            duckdb_destroy_logical_type(&child);
+            return list;
+        }
+        case TypeId::Null:
+        case TypeId::String: break;
+    }
+    return duckdb_create_logical_type(DUCKDB_TYPE_VARCHAR);
+}
+
+void set_null(duckdb_vector vec, idx_t row) {
+    duckdb_vector_ensure_validity_writable(vec);
+    duckdb_validity_set_row_invalid(duckdb_vector_get_validity(vec), row);
+}
+
+// Writes one value into `vec` at `row`; `type` is the column's declared type. Lists append their
+// elements to the child vector (whose current size is tracked by DuckDB).
+void write_value(duckdb_vector vec, idx_t row, const DataType& type, const Value* v) {
+    if (!v || v->is_null()) {
+        set_null(vec, row);
+        return;
+    }
+    void* data = duckdb_vector_get_data(vec);
+    switch (type.id()) {
+        case TypeId::Bool: static_cast<bool*>(data)[row] = v->as_bool(); break;
+        case TypeId::Int32: static_cast<int32_t*>(data)[row] = static_cast<int32_t>(v->as_int()); break;
+        case TypeId::Int64:
+        case TypeId::Timestamp: static_cast<int64_t*>(data)[row] = v->as_int(); break;
+        case TypeId::Float32: static_cast<float*>(data)[row] = static_cast<float>(v->as_double()); break;
+        case TypeId::Float64: static_cast<double*>(data)[row] = v->as_double(); break;
+        case TypeId::Null:
+        case TypeId::String:
+        case TypeId::Binary: {
+            const std::string& s = v->as_string();
+            duckdb_vector_assign_string_element_len(vec, row, s.data(), s.size());
+            break;
+        }
+        case TypeId::List: {
+            const auto& items = v->as_list();
+            idx_t offset = duckdb_list_vector_get_size(vec);
+            duckdb_list_vector_reserve(vec, offset + items.size());
+            duckdb_list_vector_set_size(vec, offset + items.size());
+            auto* entries = static_cast<duckdb_list_entry*>(duckdb_vector_get_data(vec));
+            entries[row].offset = offset;
+            entries[row].length = items.size();
+            duckdb_vector child = duckdb_list_vector_get_child(vec);
+            for (size_t i = 0; i < items.size(); ++i) write_value(child, offset + i, type.element(), &items[i]);
+            break;
+        }
+    }
+}
+
+void check_value_type(const TableColumn& col, size_t row, const Value* v) {
+    if (!v || v->is_null()) return;
+    DataType merged;
+    if (!DataType::unify(col.type, v->type(), merged) || merged != col.type) {
+        throw SchemaError("column '" + col.name + "' row " + std::to_string(row) + ": value of type " +
+                          v->type().arrow_name() + " does not fit the column type " + col.type.arrow_name());
+    }
+}
+
+}  // namespace
+
+void DuckSession::create_table(const std::string& table, const std::vector<TableColumn>& columns) {
+    std::string ddl = "CREATE OR REPLACE TEMP TABLE " + quote_identifier(table) + " (";
+    for (size_t i = 0; i < columns.size(); ++i) {
+        ddl += (i ? ", " : "") + quote_identifier(columns[i].name) + " " + columns[i].type.sql_name();
+    }
+    exec(ddl + ")");
+    size_t rows = columns.empty() ? 0 : columns[0].rows();
+    for (const auto& c : columns) {
+        if (c.rows() != rows) throw SchemaError("column '" + c.name + "' has a different row count");
+    }
+    if (rows == 0) return;
+
+    duckdb_appender appender = nullptr;
+    if (duckdb_appender_create_ext(impl_->con, "temp", "main", table.c_str(), &appender) != DuckDBSuccess) {
+        std::string msg = duckdb_appender_error(appender);
+        duckdb_appender_destroy(&appender);
+        throw QueryError("cannot append to table " + table + ": " + msg);
+    }
+    std::vector<duckdb_logical_type> types;
+    for (const auto& c : columns) types.push_back(make_logical_type(c.type));
+    const idx_t chunk_rows = duckdb_vector_size();
+    duckdb_data_chunk chunk = duckdb_create_data_chunk(types.data(), types.size());
+    auto cleanup = [&] {
+        duckdb_destroy_data_chunk(&chunk);
+        for (auto& t : types) duckdb_destroy_logical_type(&t);
+        duckdb_appender_destroy(&appender);
+    };
+    try {
+        for (size_t start = 0; start < rows; start += chunk_rows) {
+            duckdb_data_chunk_reset(chunk);
+            idx_t n = std::min<size_t>(chunk_rows, rows - start);
+            for (size_t c = 0; c < columns.size(); ++c) {
+                const TableColumn& col = columns[c];
+                duckdb_vector vec = duckdb_data_chunk_get_vector(chunk, c);
+                switch (col.kind) {
+                    case TableColumn::Kind::Int64:
+                        std::memcpy(duckdb_vector_get_data(vec), col.ints.data() + start, n * sizeof(int64_t));
+                        break;
+                    case TableColumn::Kind::Strings:
+                        for (idx_t r = 0; r < n; ++r) {
+                            auto s = col.strings[start + r];
+                            duckdb_vector_assign_string_element_len(vec, r, s.data(), s.size());
+                        }
+                        break;
+                    case TableColumn::Kind::Values:
+                        for (idx_t r = 0; r < n; ++r) {
+                            const Value* v = col.values[start + r];
+                            check_value_type(col, start + r, v);
+                            write_value(vec, r, col.type, v);
+                        }
+                        break;
+                }
+            }
+            duckdb_data_chunk_set_size(chunk, n);
+            if (duckdb_append_data_chunk(appender, chunk) != DuckDBSuccess) {
+                throw QueryError(std::string("appending to ") + table + ": " + duckdb_appender_error(appender));
+            }
+        }
+        if (duckdb_appender_close(appender) != DuckDBSuccess) {
+            throw QueryError(std::string("appending to ") + table + ": " + duckdb_appender_error(appender));
+        }
+    } catch (...) {
+        cleanup();
+        throw;
+    }
+    cleanup();
+}
+
+void DuckSession::write_parquet(const std::vector<TableColumn>& columns, const std::string& path,
+                                const ParquetOptions& options) {
+    static std::atomic<uint64_t> counter{0};
+    std::string table = "taco_write_" + std::to_string(counter++);
+    create_table(table, columns);
+    try {
+        exec("COPY " + quote_identifier(table) + " TO " + quote_literal(path) +
+             " (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL " +
+             std::to_string(options.compression_level) + ", ROW_GROUP_SIZE " +
+             std::to_string(options.row_group_size) + ", USE_TMP_FILE false)");
+    } catch (...) {
+        exec("DROP TABLE IF EXISTS " + quote_identifier(table));
+        throw;
+    }
+    exec("DROP TABLE " + quote_identifier(table));
+}
+
+}  // namespace taco::metadata

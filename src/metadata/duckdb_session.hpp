@@ -1,0 +1,71 @@
+// A small, owned DuckDB connection: the only place (with its .cpp siblings in src/metadata/) that
+// includes duckdb.h. Everything else talks to DuckDB through this interface.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "taco/value.hpp"
+
+namespace taco::metadata {
+
+/// Double-quotes an identifier for SQL (`internal:offset` -> "internal:offset").
+std::string quote_identifier(std::string_view name);
+/// Single-quotes a string literal for SQL.
+std::string quote_literal(std::string_view text);
+
+/// One column of an in-memory table to be handed to DuckDB. Cells are borrowed: the caller keeps
+/// the values alive until the table has been written.
+struct TableColumn {
+    enum class Kind { Values, Int64, Strings };
+    std::string name;
+    DataType type;       // the SQL type written (for Int64: int64, for Strings: string)
+    Kind kind = Kind::Values;
+    std::vector<const Value*> values;       // Kind::Values (nullptr = null)
+    std::vector<int64_t> ints;              // Kind::Int64
+    std::vector<std::string_view> strings;  // Kind::Strings
+
+    static TableColumn of_values(std::string name, DataType type, std::vector<const Value*> cells);
+    static TableColumn of_int64(std::string name, std::vector<int64_t> cells);
+    static TableColumn of_strings(std::string name, std::vector<std::string_view> cells);
+    size_t rows() const;
+};
+
+/// Parquet writing options (FORMAT.md §4.1: zstd everywhere, level 13 for level tables).
+struct ParquetOptions {
+    int compression_level = 13;
+    uint64_t row_group_size = 65536;
+};
+
+class DuckSession {
+public:
+    /// An in-memory database with `threads` worker threads (0 = DuckDB's default).
+    explicit DuckSession(int threads = 0);
+    ~DuckSession();
+    DuckSession(const DuckSession&) = delete;
+    DuckSession& operator=(const DuckSession&) = delete;
+
+    /// Runs statements that return nothing useful. Throws QueryError with DuckDB's message.
+    void exec(const std::string& sql);
+    /// Runs a query and returns the first column of the first row as text ("" when no row).
+    std::string query_scalar(const std::string& sql);
+
+    /// Creates temporary table `table` from `columns` (all of one row count) using DuckDB's
+    /// appender with whole data chunks.
+    void create_table(const std::string& table, const std::vector<TableColumn>& columns);
+    /// Writes `columns` as one Parquet file at `path` (which may be /proc/self/fd/N).
+    void write_parquet(const std::vector<TableColumn>& columns, const std::string& path,
+                       const ParquetOptions& options);
+
+    /// Raw connection handle (duckdb_connection) for the other metadata/*.cpp files.
+    void* raw_connection() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace taco::metadata

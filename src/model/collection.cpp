@@ -1,0 +1,131 @@
+// COLLECTION field validation (FORMAT.md §8.1) and the Taco constructor.
+#include "taco/collection.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "model/extent.hpp"
+#include "model/pit.hpp"
+#include "model/time_format.hpp"
+#include "taco/errors.hpp"
+
+namespace taco {
+namespace {
+
+[[noreturn]] void bad(const std::string& field, const std::string& why) {
+    throw SchemaError("COLLECTION field '" + field + "': " + why);
+}
+
+size_t utf8_length(const std::string& s) {
+    return static_cast<size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+}
+
+// Python: id.islower() and id.replace("_","").replace("-","").isalnum(). Non-ASCII letters count
+// as alphanumeric (uncased), like most scripts do in Python.
+void validate_collection_id(const std::string& id) {
+    bool has_lower = false;
+    for (unsigned char c : id) {
+        if (c >= 'A' && c <= 'Z') bad("id", "'" + id + "' has uppercase letters; expected lowercase");
+        if (c >= 'a' && c <= 'z') has_lower = true;
+        bool ok = std::isalnum(c) || c == '_' || c == '-' || c >= 0x80;
+        if (!ok) bad("id", "'" + id + "' has '" + std::string(1, static_cast<char>(c)) +
+                               "'; expected lowercase letters, digits, '_' and '-'");
+    }
+    if (!has_lower) bad("id", "'" + id + "' needs at least one lowercase letter");
+}
+
+void validate_contact(const Contact& c, const std::string& where, bool curator) {
+    bool classic = c.organization || c.email || c.role;
+    if (classic && c.uses_provider_shape()) {
+        bad(where, "mixes the {name, organization, email, role} and {name, roles, url, links} shapes");
+    }
+    auto empty = [](const std::optional<std::string>& s) { return !s || s->empty(); };
+    if (curator || classic) {
+        if (empty(c.name) && empty(c.organization)) bad(where, "needs a name or an organization");
+    } else if (empty(c.name)) {
+        bad(where, "needs a name");
+    }
+    if (c.email && c.email->find('@') == std::string::npos) {
+        bad(where, "email '" + *c.email + "' has no '@'");
+    }
+    if (c.url && c.url->rfind("http://", 0) != 0 && c.url->rfind("https://", 0) != 0) {
+        bad(where, "url '" + *c.url + "' must start with http:// or https://");
+    }
+}
+
+void validate_extent(const Extent& e) {
+    const auto& s = e.spatial;
+    for (double v : s)
+        if (!std::isfinite(v)) bad("extent", "spatial values must be finite numbers");
+    if (s[0] < -180 || s[0] > 180 || s[2] < -180 || s[2] > 180) {
+        bad("extent", "longitudes must lie in [-180, 180]");
+    }
+    if (s[1] < -90 || s[1] > 90 || s[3] < -90 || s[3] > 90) bad("extent", "latitudes must lie in [-90, 90]");
+    if (s[1] > s[3]) bad("extent", "south (" + std::to_string(s[1]) + ") is greater than north");
+    if (e.temporal) {
+        auto start = model::parse_iso_utc((*e.temporal)[0]);
+        auto end = model::parse_iso_utc((*e.temporal)[1]);
+        if (!start) bad("extent", "temporal start '" + (*e.temporal)[0] + "' is not an ISO-8601 date");
+        if (!end) bad("extent", "temporal end '" + (*e.temporal)[1] + "' is not an ISO-8601 date");
+        if (*start > *end) bad("extent", "temporal start is after its end");
+    }
+}
+
+const std::vector<std::string> kCoreKeys = {
+    "id", "dataset_version", "description", "licenses", "providers", "tasks", "taco_version", "title",
+    "curators", "keywords", "extent", "taco:pit_schema", "taco:field_schema"};
+
+}  // namespace
+
+const std::vector<std::string>& known_tasks() {
+    static const std::vector<std::string> tasks = {
+        "regression", "classification", "scene-classification", "detection", "object-detection",
+        "segmentation", "semantic-segmentation", "instance-segmentation", "panoptic-segmentation",
+        "similarity-search", "generative", "image-captioning", "super-resolution", "denoising",
+        "inpainting", "colorization", "style-transfer", "deblurring", "dehazing", "foundation-model",
+        "other"};
+    return tasks;
+}
+
+void validate_collection(const CollectionInfo& info) {
+    validate_collection_id(info.id);
+    if (info.taco_version.empty()) bad("taco_version", "must not be empty");
+    for (const auto& t : info.tasks) {
+        const auto& known = known_tasks();
+        if (std::find(known.begin(), known.end(), t) == known.end()) {
+            std::string list;
+            for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+            bad("tasks", "unknown task '" + t + "'; expected one of: " + list);
+        }
+    }
+    if (info.title && utf8_length(*info.title) > 250) {
+        bad("title", "has " + std::to_string(utf8_length(*info.title)) + " characters; at most 250 allowed");
+    }
+    for (size_t i = 0; i < info.providers.size(); ++i) {
+        validate_contact(info.providers[i], "providers[" + std::to_string(i) + "]", false);
+    }
+    if (info.curators) {
+        for (size_t i = 0; i < info.curators->size(); ++i) {
+            validate_contact((*info.curators)[i], "curators[" + std::to_string(i) + "]", true);
+        }
+    }
+    if (info.extent) validate_extent(*info.extent);
+    for (const auto& [key, json_text] : info.extensions) {
+        if (key.empty()) bad("extensions", "a TACO-level extension key is empty");
+        if (std::find(kCoreKeys.begin(), kCoreKeys.end(), key) != kCoreKeys.end()) {
+            bad(key, "is a core COLLECTION key and cannot be set as an extension");
+        }
+        if (!nlohmann::json::accept(json_text)) bad(key, "extension value is not valid JSON: " + json_text);
+    }
+}
+
+Taco::Taco(Tortilla root, CollectionInfo info) : root_(std::move(root)), info_(std::move(info)) {
+    validate_collection(info_);
+    model::validate_pit(root_);
+    extent_ = info_.extent ? *info_.extent : model::compute_extent(root_);
+}
+
+}  // namespace taco

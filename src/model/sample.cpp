@@ -1,0 +1,137 @@
+// Sample construction and the id / extension-key rules (spec §5.5.1, FORMAT.md §8.1).
+#include "taco/sample.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <system_error>
+
+#include "taco/errors.hpp"
+#include "taco/tortilla.hpp"
+
+namespace taco {
+
+const char* to_string(SampleType type) { return type == SampleType::File ? "FILE" : "FOLDER"; }
+
+void validate_sample_id(const std::string& id) {
+    auto bad = [&](const std::string& why) {
+        throw SchemaError("invalid sample id '" + id + "': " + why);
+    };
+    if (id.empty()) bad("it is empty (an id names a file inside the container)");
+    if (id == "." || id == "..") bad("'.' and '..' are not allowed as ids");
+    for (char c : id) {
+        if (c == '/' || c == '\\') bad("it contains a slash ('/' and '\\' are not allowed)");
+        if (c == ':') bad("it contains ':' (not allowed)");
+        if (c == '\0') bad("it contains a NUL byte");
+    }
+    if (id.rfind("__", 0) == 0) bad("ids starting with '__' are reserved for padding");
+}
+
+void validate_extension_key(const std::string& key) {
+    auto bad = [&](const std::string& why) {
+        throw SchemaError("invalid metadata key '" + key + "': " + why);
+    };
+    if (key == "id" || key == "type" || key == "path") bad("it is a reserved core field");
+    if (key.rfind("internal:", 0) == 0) bad("the 'internal:' namespace is reserved for tacocore");
+    // ^[A-Za-z0-9_]+(:\w+)?$ — \w also admits non-ASCII word characters, as Python's re does.
+    size_t colon = key.find(':');
+    auto ascii_word = [](unsigned char c) { return std::isalnum(c) || c == '_'; };
+    std::string_view head = std::string_view(key).substr(0, colon);
+    if (head.empty()) bad("expected letters, digits or '_' before the ':'");
+    for (unsigned char c : head)
+        if (!ascii_word(c)) bad("expected only letters, digits, '_' and at most one ':'");
+    if (colon == std::string::npos) return;
+    std::string_view tail = std::string_view(key).substr(colon + 1);
+    if (tail.empty()) bad("expected a name after the ':'");
+    for (unsigned char c : tail)
+        if (!(ascii_word(c) || c >= 0x80)) bad("expected only letters, digits, '_' and at most one ':'");
+}
+
+Sample Sample::file(std::string id, const std::filesystem::path& path) {
+    validate_sample_id(id);
+    std::error_code ec;
+    auto status = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::exists(status)) {
+        throw IoError("sample '" + id + "': file not found: " + path.string());
+    }
+    if (!std::filesystem::is_regular_file(status)) {
+        throw IoError("sample '" + id + "': not a regular file: " + path.string());
+    }
+    Sample s;
+    s.id_ = std::move(id);
+    s.type_ = SampleType::File;
+    s.path_ = std::filesystem::absolute(path);
+    s.size_ = std::filesystem::file_size(path, ec);
+    if (ec) throw IoError("sample '" + s.id_ + "': cannot read size of " + path.string());
+    return s;
+}
+
+Sample Sample::bytes(std::string id, std::string data) {
+    validate_sample_id(id);
+    Sample s;
+    s.id_ = std::move(id);
+    s.type_ = SampleType::File;
+    s.size_ = data.size();
+    if (!data.empty()) s.bytes_ = std::make_shared<const std::string>(std::move(data));
+    return s;
+}
+
+Sample Sample::folder(std::string id, Tortilla children) {
+    validate_sample_id(id);
+    Sample s;
+    s.id_ = std::move(id);
+    s.type_ = SampleType::Folder;
+    s.size_ = children.total_size();
+    s.children_ = std::make_shared<const Tortilla>(std::move(children));
+    return s;
+}
+
+Sample Sample::padding(size_t index, const std::vector<ColumnType>& schema) {
+    Sample s;
+    s.id_ = "__TACOPAD__" + std::to_string(index);
+    s.type_ = SampleType::File;
+    s.padding_ = true;
+    s.fields_.reserve(schema.size());
+    for (const auto& col : schema) s.fields_.push_back({col.name, Value::null(col.type)});
+    return s;
+}
+
+const Tortilla& Sample::children() const {
+    if (!children_) throw SchemaError("sample '" + id_ + "' is a FILE and has no children");
+    return *children_;
+}
+
+Sample& Sample::set(std::string key, Value value) {
+    validate_extension_key(key);
+    for (auto& f : fields_) {
+        if (f.name == key) {
+            f.value = std::move(value);
+            return *this;
+        }
+    }
+    fields_.push_back({std::move(key), std::move(value)});
+    return *this;
+}
+
+Sample& Sample::extend_with(const std::vector<Field>& fields) {
+    for (const auto& f : fields) set(f.name, f.value);
+    return *this;
+}
+
+Value Sample::pop(const std::string& key) {
+    if (key == "id" || key == "type" || key == "path") {
+        throw SchemaError("cannot remove core field '" + key + "' from sample '" + id_ + "'");
+    }
+    auto it = std::find_if(fields_.begin(), fields_.end(), [&](const Field& f) { return f.name == key; });
+    if (it == fields_.end()) throw std::out_of_range("sample '" + id_ + "' has no field '" + key + "'");
+    Value v = std::move(it->value);
+    fields_.erase(it);
+    return v;
+}
+
+const Value* Sample::get(const std::string& key) const {
+    for (const auto& f : fields_)
+        if (f.name == key) return &f.value;
+    return nullptr;
+}
+
+}  // namespace taco

@@ -1,0 +1,116 @@
+#include "model/time_format.hpp"
+
+#include <cctype>
+#include <cstdio>
+
+namespace taco::model {
+namespace {
+
+// Howard Hinnant's days_from_civil / civil_from_days: exact for the proleptic Gregorian calendar.
+int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
+    y -= m <= 2;
+    const int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const unsigned yoe = static_cast<unsigned>(y - era * 400);
+    const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + static_cast<int64_t>(doe) - 719468;
+}
+
+void civil_from_days(int64_t z, int64_t& y, unsigned& m, unsigned& d) {
+    z += 719468;
+    const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    const unsigned doe = static_cast<unsigned>(z - era * 146097);
+    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    y = static_cast<int64_t>(yoe) + era * 400;
+    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const unsigned mp = (5 * doy + 2) / 153;
+    d = doy - (153 * mp + 2) / 5 + 1;
+    m = mp + (mp < 10 ? 3 : -9);
+    y += m <= 2;
+}
+
+constexpr int64_t kMicrosPerDay = 86400LL * 1000000LL;
+
+}  // namespace
+
+std::string format_iso_utc(int64_t micros) {
+    int64_t days = micros / kMicrosPerDay;
+    int64_t rem = micros % kMicrosPerDay;
+    if (rem < 0) {
+        rem += kMicrosPerDay;
+        --days;
+    }
+    int64_t y;
+    unsigned m, d;
+    civil_from_days(days, y, m, d);
+    int64_t secs = rem / 1000000, frac = rem % 1000000;
+    char buf[64];
+    int n = std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02lld:%02lld:%02lld", static_cast<long long>(y),
+                          m, d, static_cast<long long>(secs / 3600), static_cast<long long>(secs / 60 % 60),
+                          static_cast<long long>(secs % 60));
+    if (frac) n += std::snprintf(buf + n, sizeof buf - n, ".%06lld", static_cast<long long>(frac));
+    std::snprintf(buf + n, sizeof buf - n, "Z");
+    return buf;
+}
+
+std::optional<int64_t> parse_iso_utc(const std::string& s) {
+    size_t i = 0;
+    auto digits = [&](size_t count, int64_t& out) {
+        if (i + count > s.size()) return false;
+        out = 0;
+        for (size_t k = 0; k < count; ++k) {
+            if (!std::isdigit(static_cast<unsigned char>(s[i + k]))) return false;
+            out = out * 10 + (s[i + k] - '0');
+        }
+        i += count;
+        return true;
+    };
+    auto expect = [&](char c) {
+        if (i < s.size() && s[i] == c) {
+            ++i;
+            return true;
+        }
+        return false;
+    };
+    int64_t y, mo, d, h = 0, mi = 0, sec = 0, frac = 0;
+    if (!digits(4, y) || !expect('-') || !digits(2, mo) || !expect('-') || !digits(2, d)) return std::nullopt;
+    if (mo < 1 || mo > 12 || d < 1 || d > 31) return std::nullopt;
+    if (i < s.size() && (s[i] == 'T' || s[i] == ' ')) {
+        ++i;
+        if (!digits(2, h) || !expect(':') || !digits(2, mi)) return std::nullopt;
+        if (expect(':')) {
+            if (!digits(2, sec)) return std::nullopt;
+            if (expect('.')) {
+                size_t start = i;
+                int64_t scale = 100000;
+                while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
+                    if (scale > 0) frac += (s[i] - '0') * scale;
+                    scale /= 10;
+                    ++i;
+                }
+                if (i == start) return std::nullopt;
+            }
+        }
+        if (h > 23 || mi > 59 || sec > 60) return std::nullopt;
+    }
+    int64_t offset_minutes = 0;
+    if (i < s.size()) {
+        if (s[i] == 'Z' || s[i] == 'z') {
+            ++i;
+        } else if (s[i] == '+' || s[i] == '-') {
+            int sign = s[i] == '-' ? -1 : 1;
+            ++i;
+            int64_t oh, om = 0;
+            if (!digits(2, oh)) return std::nullopt;
+            expect(':');
+            if (i < s.size() && !digits(2, om)) return std::nullopt;
+            offset_minutes = sign * (oh * 60 + om);
+        }
+    }
+    if (i != s.size()) return std::nullopt;
+    int64_t days = days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
+    int64_t secs = days * 86400 + h * 3600 + mi * 60 + sec - offset_minutes * 60;
+    return secs * 1000000 + frac;
+}
+
+}  // namespace taco::model

@@ -1,0 +1,18 @@
+// ISO-8601 <-> microseconds since the epoch (UTC), the way the reference prints them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace taco::model {
+
+/// "2023-01-01T00:00:00Z"; microseconds appear (6 digits) only when non-zero, like Python's
+/// datetime.isoformat() with "+00:00" replaced by "Z".
+std::string format_iso_utc(int64_t micros_since_epoch);
+
+/// Parses "YYYY-MM-DD", "YYYY-MM-DDTHH:MM[:SS[.ffffff]]" with an optional "Z" or "+HH:MM"/"-HH:MM"
+/// offset (naive means UTC). Returns nullopt when the text is not such a date.
+std::optional<int64_t> parse_iso_utc(const std::string& text);
+
+}  // namespace taco::model

@@ -1,0 +1,130 @@
+// Tortilla validation: non-empty, unique ids, one schema (strict or aligned), padding.
+#include "taco/tortilla.hpp"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+#include "taco/errors.hpp"
+
+namespace taco {
+namespace {
+
+std::string describe(const Sample& s, size_t position) {
+    return "sample '" + s.id() + "' (position " + std::to_string(position) + ")";
+}
+
+void check_unique_ids(const std::vector<Sample>& samples) {
+    std::unordered_map<std::string_view, size_t> counts;
+    counts.reserve(samples.size());
+    for (const auto& s : samples) ++counts[s.id()];
+    if (counts.size() == samples.size()) return;
+    std::map<std::string_view, size_t> dups;
+    for (auto& [id, n] : counts)
+        if (n > 1) dups.emplace(id, n);
+    std::string msg = "Tortilla has duplicate sample ids: ";
+    size_t shown = 0;
+    for (auto& [id, n] : dups) {
+        if (shown == 10) {
+            msg += ", ... (" + std::to_string(dups.size() - 10) + " more)";
+            break;
+        }
+        msg += (shown++ ? ", '" : "'") + std::string(id) + "' x" + std::to_string(n);
+    }
+    throw SchemaError(msg);
+}
+
+// Strict mode: names and order as the first sample, types compatible (nulls fit any type).
+std::vector<ColumnType> strict_schema(const std::vector<Sample>& samples) {
+    const Sample& first = samples.front();
+    std::vector<ColumnType> schema;
+    for (const auto& f : first.fields()) schema.push_back({f.name, f.value.type()});
+    for (size_t i = 1; i < samples.size(); ++i) {
+        const auto& fields = samples[i].fields();
+        for (size_t c = 0; c < std::max(fields.size(), schema.size()); ++c) {
+            if (c >= fields.size()) {
+                throw SchemaError("Tortilla schema mismatch: " + describe(samples[i], i) +
+                                  " has no column '" + schema[c].name + "' (sample '" + first.id() +
+                                  "' has it; use strict_schema=false to fill it with nulls)");
+            }
+            if (c >= schema.size() || fields[c].name != schema[c].name) {
+                bool known = std::any_of(schema.begin(), schema.end(),
+                                         [&](const ColumnType& t) { return t.name == fields[c].name; });
+                throw SchemaError(
+                    "Tortilla schema mismatch: " + describe(samples[i], i) + " has column '" +
+                    fields[c].name + "' at position " + std::to_string(c) +
+                    (known ? ", but sample '" + first.id() + "' has it at another position"
+                           : ", which sample '" + first.id() + "' does not have") +
+                    " (strict schema requires the same columns in the same order)");
+            }
+            DataType merged;
+            if (!DataType::unify(schema[c].type, fields[c].value.type(), merged)) {
+                throw SchemaError("Tortilla schema mismatch: " + describe(samples[i], i) +
+                                  " column '" + fields[c].name + "' has type " +
+                                  fields[c].value.type().arrow_name() + ", expected " +
+                                  schema[c].type.arrow_name() + " as in the samples before it");
+            }
+            schema[c].type = std::move(merged);
+        }
+    }
+    return schema;
+}
+
+// Aligned mode: the union of all columns, code-point sorted like the reference, types unified.
+std::vector<ColumnType> aligned_schema(const std::vector<Sample>& samples) {
+    std::map<std::string, DataType> columns;  // std::map orders by byte = code point for UTF-8
+    std::map<std::string, size_t> first_owner;
+    for (size_t i = 0; i < samples.size(); ++i) {
+        for (const auto& f : samples[i].fields()) {
+            auto [it, inserted] = columns.emplace(f.name, f.value.type());
+            if (inserted) {
+                first_owner[f.name] = i;
+                continue;
+            }
+            DataType merged;
+            if (!DataType::unify(it->second, f.value.type(), merged)) {
+                throw SchemaError("Tortilla schema mismatch: " + describe(samples[i], i) +
+                                  " column '" + f.name + "' has type " + f.value.type().arrow_name() +
+                                  ", expected " + it->second.arrow_name() + " as in sample '" +
+                                  samples[first_owner[f.name]].id() + "'");
+            }
+            it->second = std::move(merged);
+        }
+    }
+    std::vector<ColumnType> schema;
+    for (auto& [name, type] : columns) schema.push_back({name, type});
+    return schema;
+}
+
+}  // namespace
+
+Tortilla::Tortilla(std::vector<Sample> samples, TortillaOptions options) : samples_(std::move(samples)) {
+    if (samples_.empty()) throw SchemaError("Tortilla must contain at least one sample");
+    check_unique_ids(samples_);
+    if (options.strict_schema) {
+        schema_ = strict_schema(samples_);
+    } else {
+        schema_ = aligned_schema(samples_);
+        for (auto& s : samples_) {
+            std::vector<Field> aligned;
+            aligned.reserve(schema_.size());
+            for (const auto& col : schema_) {
+                const Value* v = s.get(col.name);
+                aligned.push_back({col.name, v ? *v : Value::null(col.type)});
+            }
+            s.fields_ = std::move(aligned);
+        }
+    }
+    if (options.pad_to) {
+        size_t k = *options.pad_to;
+        if (k == 0) throw SchemaError("Tortilla pad_to must be at least 1");
+        size_t missing = (k - samples_.size() % k) % k;
+        for (size_t i = 0; i < missing; ++i) samples_.push_back(Sample::padding(i, schema_));
+    }
+    for (const auto& s : samples_) {
+        total_size_ += s.size();
+        if (s.is_folder()) depth_ = std::max(depth_, s.children().depth() + 1);
+    }
+}
+
+}  // namespace taco

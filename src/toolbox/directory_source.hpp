@@ -1,0 +1,29 @@
+// Builds a sample tree from a directory, optionally joined with a metadata table: what
+// `taco create --from DIR --metadata TABLE` does, without any code from the user.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "taco/tortilla.hpp"
+
+namespace taco::toolbox {
+
+struct DirectoryOptions {
+    /// Any file DuckDB reads (CSV, Parquet, JSON), one row per sample.
+    std::optional<std::filesystem::path> metadata_table;
+    /// Column of the table holding each sample's path relative to the directory ('/' separated).
+    std::string key_column = "path";
+    /// Pad every tortilla (root and folders) to a multiple of this many samples.
+    std::optional<size_t> pad_to;
+};
+
+/// Every regular file becomes a FILE sample (id = file name), every sub-directory a FOLDER
+/// sample, entries sorted by name; hidden entries (names starting with '.') are skipped.
+/// Table columns other than the key become extension fields of the samples they match; at each
+/// level, a column that has values there is given to every sample of that level (null where the
+/// table has no value). Throws IoError / SchemaError naming the path, row or column at fault.
+Tortilla tortilla_from_directory(const std::filesystem::path& dir, const DirectoryOptions& options);
+
+}  // namespace taco::toolbox

@@ -1,0 +1,149 @@
+// `taco create --from DIR OUTPUT`: a dataset from a directory tree, no code needed.
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "format/collection_parse.hpp"
+#include "progress.hpp"
+#include "taco/errors.hpp"
+#include "taco/writer.hpp"
+#include "toolbox/directory_source.hpp"
+
+namespace taco::cli {
+namespace {
+
+struct CreateArgs {
+    std::string from, output, collection_file, metadata, key = "path", format = "auto";
+    std::string id, description, title, dataset_version, taco_version;
+    std::vector<std::string> licenses, providers, tasks, keywords;
+    size_t pad_to = 0;
+    bool overwrite = false, json = false, quiet = false;
+};
+
+std::string read_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw IoError("cannot read " + path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// Collection fields: --collection FILE first, then the flags on top; a missing id is derived
+// from the output name so that `taco create --from DIR out.tacozip` works as it is.
+CollectionInfo collection_from_args(const CreateArgs& a) {
+    CollectionInfo info;
+    if (!a.collection_file.empty()) {
+        auto doc = format::parse_json_document(read_text(a.collection_file), a.collection_file);
+        info = format::collection_info_from_json(doc, a.collection_file, false);
+    }
+    if (!a.id.empty()) info.id = a.id;
+    if (info.id.empty()) {
+        std::string stem = std::filesystem::path(a.output).stem().string();
+        for (char& c : stem) {
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') c = '_';
+        }
+        info.id = stem;
+    }
+    if (!a.description.empty()) info.description = a.description;
+    if (!a.title.empty()) info.title = a.title;
+    if (!a.dataset_version.empty()) info.dataset_version = a.dataset_version;
+    if (info.dataset_version.empty()) info.dataset_version = "1.0.0";
+    if (!a.taco_version.empty()) info.taco_version = a.taco_version;
+    if (!a.licenses.empty()) info.licenses = a.licenses;
+    if (!a.tasks.empty()) info.tasks = a.tasks;
+    if (!a.keywords.empty()) info.keywords = a.keywords;
+    for (const auto& p : a.providers) {
+        Contact c;
+        c.name = p;
+        info.providers.push_back(c);
+    }
+    return info;
+}
+
+int run_create(const CreateArgs& a) {
+    auto start = std::chrono::steady_clock::now();
+    toolbox::DirectoryOptions dopts;
+    if (!a.metadata.empty()) dopts.metadata_table = a.metadata;
+    dopts.key_column = a.key;
+    if (a.pad_to) dopts.pad_to = a.pad_to;
+    Taco taco(toolbox::tortilla_from_directory(a.from, dopts), collection_from_args(a));
+
+    CreateOptions opts;
+    opts.overwrite = a.overwrite;
+    opts.format = a.format == "zip" ? ContainerFormat::Zip
+                  : a.format == "folder" ? ContainerFormat::Folder
+                                         : ContainerFormat::Auto;
+    ProgressBar bar(!a.quiet && !a.json);
+    opts.progress = [&](const CreateProgress& p) {
+        bar.update(p.bytes_done, p.bytes_total,
+                   std::to_string(p.files_done) + "/" + std::to_string(p.files_total) + " files, " +
+                       human_bytes(p.bytes_done));
+    };
+    CreateResult r = create(taco, a.output, opts);
+    bar.finish();
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    if (a.json) {
+        nlohmann::ordered_json j;
+        j["path"] = r.path.string();
+        j["format"] = to_string(r.format);
+        j["id"] = taco.info().id;
+        j["bytes"] = r.bytes;
+        j["files"] = r.files;
+        j["levels"] = r.level_rows;
+        j["seconds"] = seconds;
+        std::cout << j.dump() << "\n";
+    } else if (!a.quiet) {
+        std::cout << "created " << r.path.string() << " (" << to_string(r.format) << ", " << human_bytes(r.bytes)
+                  << ", " << r.files << " files, " << r.level_rows.size() << " level"
+                  << (r.level_rows.size() == 1 ? "" : "s") << ": ";
+        for (size_t i = 0; i < r.level_rows.size(); ++i) std::cout << (i ? ", " : "") << r.level_rows[i];
+        std::cout << " rows) in " << seconds << " s\n";
+    }
+    return kExitOk;
+}
+
+}  // namespace
+
+Command make_create_command() {
+    auto args = std::make_shared<CreateArgs>();
+    Command c;
+    c.add = [args](CLI::App& app) {
+        CLI::App* sub = app.add_subcommand("create", "Create a TACO dataset (ZIP or FOLDER) from a directory tree");
+        sub->add_option("--from", args->from, "Input directory: files become FILE samples, sub-directories FOLDER samples")
+            ->required();
+        sub->add_option("output", args->output, "Output: *.tacozip / *.zip writes a ZIP, anything else a FOLDER")
+            ->required();
+        sub->add_option("--metadata", args->metadata,
+                        "Table (CSV, Parquet, JSON) with one row per sample; its columns become metadata fields");
+        sub->add_option("--key", args->key, "Column of --metadata holding the sample path relative to --from")
+            ->capture_default_str();
+        sub->add_option("--collection", args->collection_file, "COLLECTION fields from a JSON file (flags override it)");
+        sub->add_option("--id", args->id, "Dataset id (lowercase letters, digits, _ and -); default: from OUTPUT");
+        sub->add_option("--description", args->description, "Dataset description");
+        sub->add_option("--title", args->title, "Short title (at most 250 characters)");
+        sub->add_option("--dataset-version", args->dataset_version, "Version of the dataset (default 1.0.0)");
+        sub->add_option("--taco-version", args->taco_version, "taco_version to record (default 2.0.0)");
+        sub->add_option("--license", args->licenses, "License (SPDX id); repeat for several");
+        sub->add_option("--provider", args->providers, "Provider name; repeat for several");
+        sub->add_option("--task", args->tasks, "ML task (e.g. classification, semantic-segmentation); repeatable");
+        sub->add_option("--keyword", args->keywords, "Keyword; repeatable");
+        sub->add_option("--pad-to", args->pad_to, "Pad every tortilla to a multiple of N samples with __TACOPAD__ samples");
+        sub->add_option("--format", args->format, "Container: auto, zip or folder")
+            ->check(CLI::IsMember({"auto", "zip", "folder"}))
+            ->capture_default_str();
+        sub->add_flag("--overwrite", args->overwrite, "Replace OUTPUT if it exists (only once the new one is complete)");
+        sub->add_flag("--json", args->json, "Print a JSON summary instead of text");
+        sub->add_flag("-q,--quiet", args->quiet, "Print nothing on success");
+        return sub;
+    };
+    c.run = [args] { return run_create(*args); };
+    return c;
+}
+
+}  // namespace taco::cli

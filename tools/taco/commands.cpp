@@ -1,0 +1,30 @@
+#include "commands.hpp"
+
+#include <iostream>
+
+#include "taco/errors.hpp"
+
+namespace taco::cli {
+
+std::vector<Command> all_commands() {
+    std::vector<Command> cmds;
+    cmds.push_back(make_create_command());
+    return cmds;
+}
+
+int run_guarded(Command& cmd) {
+    try {
+        return cmd.run();
+    } catch (const taco::IoError& e) {
+        std::cerr << "taco: error: " << e.what() << "\n";
+        return kExitUsage;
+    } catch (const taco::Error& e) {
+        std::cerr << "taco: error: " << e.what() << "\n";
+        return kExitInvalid;
+    } catch (const std::exception& e) {
+        std::cerr << "taco: error: " << e.what() << "\n";
+        return kExitUsage;
+    }
+}
+
+}  // namespace taco::cli

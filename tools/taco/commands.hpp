@@ -1,0 +1,36 @@
+// Shared plumbing of the `taco` subcommands: registration, exit codes, error reporting.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace taco::cli {
+
+/// Exit codes: 0 success; 1 the data is invalid (validation findings, PIT or schema errors);
+/// 2 usage or I/O errors (bad arguments, missing files, unreadable input).
+constexpr int kExitOk = 0;
+constexpr int kExitInvalid = 1;
+constexpr int kExitUsage = 2;
+
+/// One subcommand: `attach` adds its options to the app, `run` executes it after parsing.
+struct Command {
+    std::function<CLI::App*(CLI::App&)> add;
+    std::function<int()> run;
+    CLI::App* sub = nullptr;
+
+    void attach(CLI::App& app) { sub = add(app); }
+    bool selected() const { return sub && sub->parsed(); }
+};
+
+std::vector<Command> all_commands();
+/// Runs a command, turning exceptions into a one-line message on stderr and an exit code.
+int run_guarded(Command& cmd);
+
+// Factories, one per cmd_*.cpp.
+Command make_create_command();
+
+}  // namespace taco::cli
