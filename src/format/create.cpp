@@ -6,6 +6,7 @@
 #include "format/collection_json.hpp"
 #include "format/dataset_writers.hpp"
 #include "io/staged_output.hpp"
+#include "io/trace.hpp"
 #include "taco/errors.hpp"
 #include "taco/writer.hpp"
 
@@ -44,8 +45,13 @@ CreateResult create(const Taco& taco, const fs::path& output, const CreateOption
     }
     io::StagedOutput staged(target, options.overwrite);
 
-    format::WritePlan plan{taco, options, metadata::build_level_tables(taco), {}, {}};
-    plan.collection_json = format::dump_python_style(format::collection_json(taco, plan.levels));
+    io::TraceScope trace_all("create: total");
+    format::WritePlan plan{taco, options, {}, {}, {}};
+    {
+        io::TraceScope t("create: level tables + json");
+        plan.levels = metadata::build_level_tables(taco);
+        plan.collection_json = format::dump_python_style(format::collection_json(taco, plan.levels));
+    }
     for (const auto& level : plan.levels) {
         for (const auto& row : level.rows) {
             if (row.sample->is_file()) {

@@ -11,6 +11,7 @@
 #include "format/zip_writer.hpp"
 #include "io/file.hpp"
 #include "io/memfd.hpp"
+#include "io/trace.hpp"
 #include "metadata/table_columns.hpp"
 #include "taco/errors.hpp"
 
@@ -34,8 +35,15 @@ public:
         size_t header = zip_.add_bytes(kTacoHeaderEntryName, std::string(kTacoHeaderPayloadSize, '\0'),
                                        EntryAttrs::header_entry());
         const auto& roots = plan_.levels[0].rows;
-        for (size_t i = 0; i < roots.size(); ++i) write_data(0, static_cast<int64_t>(i), "DATA/");
-        write_folder_metas();
+        {
+            io::TraceScope t("zip: sample data");
+            for (size_t i = 0; i < roots.size(); ++i) write_data(0, static_cast<int64_t>(i), "DATA/");
+        }
+        {
+            io::TraceScope t("zip: __meta__ tables");
+            write_folder_metas();
+        }
+        io::TraceScope t("zip: level tables");
         TacoHeader slots;
         for (size_t d = 0; d < plan_.levels.size(); ++d) {
             auto cols = metadata::level_columns(plan_.levels, d, &placement_[d]);
@@ -45,6 +53,7 @@ public:
         size_t c = zip_.add_bytes("COLLECTION.json", plan_.collection_json);
         slots.slots.emplace_back(zip_.entry(c).data_offset, zip_.entry(c).size);
         zip_.rewrite_entry_data(header, encode_taco_header_payload(slots));
+        io::TraceScope f("zip: central directory");
         zip_.finish();
     }
 

@@ -3,10 +3,10 @@
 
 #include <duckdb.h>
 
-#include <atomic>
 #include <cstring>
 #include <functional>
 
+#include "io/trace.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::metadata {
@@ -68,6 +68,10 @@ size_t TableColumn::rows() const {
 struct DuckSession::Impl {
     duckdb_database db = nullptr;
     duckdb_connection con = nullptr;
+    // The table function `taco_stream()` serves these columns to the COPY that is running.
+    bool stream_registered = false;
+    const std::vector<TableColumn>* stream_columns = nullptr;
+    size_t stream_position = 0;
 };
 
 DuckSession::DuckSession(int threads) : impl_(std::make_unique<Impl>()) {
@@ -199,6 +203,69 @@ void check_value_type(const TableColumn& col, size_t row, const Value* v) {
     }
 }
 
+// Fills rows [start, start + n) of `columns` into `chunk` (n <= the vector size).
+void fill_chunk(duckdb_data_chunk chunk, const std::vector<TableColumn>& columns, size_t start, idx_t n) {
+    for (size_t c = 0; c < columns.size(); ++c) {
+        const TableColumn& col = columns[c];
+        duckdb_vector vec = duckdb_data_chunk_get_vector(chunk, c);
+        switch (col.kind) {
+            case TableColumn::Kind::Int64:
+                std::memcpy(duckdb_vector_get_data(vec), col.ints.data() + start, n * sizeof(int64_t));
+                break;
+            case TableColumn::Kind::Strings:
+                for (idx_t r = 0; r < n; ++r) {
+                    auto s = col.strings[start + r];
+                    duckdb_vector_assign_string_element_len(vec, r, s.data(), s.size());
+                }
+                break;
+            case TableColumn::Kind::Values:
+                for (idx_t r = 0; r < n; ++r) {
+                    const Value* v = col.values[start + r];
+                    check_value_type(col, start + r, v);
+                    write_value(vec, r, col.type, v);
+                }
+                break;
+        }
+    }
+    duckdb_data_chunk_set_size(chunk, n);
+}
+
+// taco_stream(): a table function that hands the session's current columns to DuckDB chunk by
+// chunk, so COPY ... TO parquet reads them without a materialized temporary table.
+void stream_bind(duckdb_bind_info info) {
+    auto* impl = static_cast<DuckSession::Impl*>(duckdb_bind_get_extra_info(info));
+    if (!impl->stream_columns) {
+        duckdb_bind_set_error(info, "taco_stream() called with no columns to serve");
+        return;
+    }
+    for (const auto& c : *impl->stream_columns) {
+        duckdb_logical_type t = make_logical_type(c.type);
+        duckdb_bind_add_result_column(info, c.name.c_str(), t);
+        duckdb_destroy_logical_type(&t);
+    }
+}
+
+void stream_init(duckdb_init_info info) {
+    auto* impl = static_cast<DuckSession::Impl*>(duckdb_init_get_extra_info(info));
+    impl->stream_position = 0;
+    duckdb_init_set_max_threads(info, 1);
+}
+
+void stream_function(duckdb_function_info info, duckdb_data_chunk output) {
+    auto* impl = static_cast<DuckSession::Impl*>(duckdb_function_get_extra_info(info));
+    const auto& columns = *impl->stream_columns;
+    size_t rows = columns.empty() ? 0 : columns[0].rows();
+    size_t start = impl->stream_position;
+    idx_t n = std::min<size_t>(duckdb_vector_size(), rows - start);
+    try {
+        fill_chunk(output, columns, start, n);
+    } catch (const std::exception& e) {
+        duckdb_function_set_error(info, e.what());
+        return;
+    }
+    impl->stream_position += n;
+}
+
 }  // namespace
 
 void DuckSession::create_table(const std::string& table, const std::vector<TableColumn>& columns) {
@@ -232,29 +299,7 @@ void DuckSession::create_table(const std::string& table, const std::vector<Table
         for (size_t start = 0; start < rows; start += chunk_rows) {
             duckdb_data_chunk_reset(chunk);
             idx_t n = std::min<size_t>(chunk_rows, rows - start);
-            for (size_t c = 0; c < columns.size(); ++c) {
-                const TableColumn& col = columns[c];
-                duckdb_vector vec = duckdb_data_chunk_get_vector(chunk, c);
-                switch (col.kind) {
-                    case TableColumn::Kind::Int64:
-                        std::memcpy(duckdb_vector_get_data(vec), col.ints.data() + start, n * sizeof(int64_t));
-                        break;
-                    case TableColumn::Kind::Strings:
-                        for (idx_t r = 0; r < n; ++r) {
-                            auto s = col.strings[start + r];
-                            duckdb_vector_assign_string_element_len(vec, r, s.data(), s.size());
-                        }
-                        break;
-                    case TableColumn::Kind::Values:
-                        for (idx_t r = 0; r < n; ++r) {
-                            const Value* v = col.values[start + r];
-                            check_value_type(col, start + r, v);
-                            write_value(vec, r, col.type, v);
-                        }
-                        break;
-                }
-            }
-            duckdb_data_chunk_set_size(chunk, n);
+            fill_chunk(chunk, columns, start, n);
             if (duckdb_append_data_chunk(appender, chunk) != DuckDBSuccess) {
                 throw QueryError(std::string("appending to ") + table + ": " + duckdb_appender_error(appender));
             }
@@ -271,19 +316,33 @@ void DuckSession::create_table(const std::string& table, const std::vector<Table
 
 void DuckSession::write_parquet(const std::vector<TableColumn>& columns, const std::string& path,
                                 const ParquetOptions& options) {
-    static std::atomic<uint64_t> counter{0};
-    std::string table = "taco_write_" + std::to_string(counter++);
-    create_table(table, columns);
+    size_t rows = columns.empty() ? 0 : columns[0].rows();
+    for (const auto& c : columns) {
+        if (c.rows() != rows) throw SchemaError("column '" + c.name + "' has a different row count");
+    }
+    if (!impl_->stream_registered) {
+        duckdb_table_function f = duckdb_create_table_function();
+        duckdb_table_function_set_name(f, "taco_stream");
+        duckdb_table_function_set_extra_info(f, impl_.get(), nullptr);
+        duckdb_table_function_set_bind(f, stream_bind);
+        duckdb_table_function_set_init(f, stream_init);
+        duckdb_table_function_set_function(f, stream_function);
+        duckdb_state st = duckdb_register_table_function(impl_->con, f);
+        duckdb_destroy_table_function(&f);
+        if (st != DuckDBSuccess) throw QueryError("cannot register the taco_stream table function");
+        impl_->stream_registered = true;
+    }
+    io::TraceScope t("duckdb: COPY to parquet");
+    impl_->stream_columns = &columns;
     try {
-        exec("COPY " + quote_identifier(table) + " TO " + quote_literal(path) +
-             " (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL " +
-             std::to_string(options.compression_level) + ", ROW_GROUP_SIZE " +
-             std::to_string(options.row_group_size) + ", USE_TMP_FILE false)");
+        exec("COPY (SELECT * FROM taco_stream()) TO " + quote_literal(path) +
+             " (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL " + std::to_string(options.compression_level) +
+             ", ROW_GROUP_SIZE " + std::to_string(options.row_group_size) + ", USE_TMP_FILE false)");
     } catch (...) {
-        exec("DROP TABLE IF EXISTS " + quote_identifier(table));
+        impl_->stream_columns = nullptr;
         throw;
     }
-    exec("DROP TABLE " + quote_identifier(table));
+    impl_->stream_columns = nullptr;
 }
 
 }  // namespace taco::metadata

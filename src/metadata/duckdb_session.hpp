@@ -63,8 +63,9 @@ public:
     /// Raw connection handle (duckdb_connection) for the other metadata/*.cpp files.
     void* raw_connection() const;
 
+    struct Impl;  // public so the table-function callbacks in the .cpp can reach it
+
 private:
-    struct Impl;
     std::unique_ptr<Impl> impl_;
 };
 
