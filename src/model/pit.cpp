@@ -16,6 +16,7 @@ struct ShapeNode {
     std::string id;
     SampleType type = SampleType::File;
     std::string owner_path;  // full path of the sample that defined this position, for messages
+    std::string padding_path;  // first padding sample at this position (padding = FILE only)
     std::optional<size_t> child_count;
     std::string child_count_owner;
     std::vector<ShapeNode> children;
@@ -56,7 +57,14 @@ void merge_children(const Sample& folder, const std::string& path, size_t depth,
                          "', but '" + node.owner_path + "' is a FOLDER there (padding only stands in "
                          "for FILEs)");
             }
+            if (node.padding_path.empty()) node.padding_path = kid_path;
             continue;
+        }
+        if (kid.is_folder() && !node.padding_path.empty()) {
+            pit1(root_id, depth + 1,
+                 "position " + std::to_string(i) + " under '" + path + "' holds FOLDER '" +
+                     kid.id() + "', but '" + node.padding_path +
+                     "' is padding there (padding only stands in for FILEs)");
         }
         if (!node.defined) {
             node.defined = true;

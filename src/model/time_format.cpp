@@ -75,6 +75,9 @@ std::optional<int64_t> parse_iso_utc(const std::string& s) {
     int64_t y, mo, d, h = 0, mi = 0, sec = 0, frac = 0;
     if (!digits(4, y) || !expect('-') || !digits(2, mo) || !expect('-') || !digits(2, d)) return std::nullopt;
     if (mo < 1 || mo > 12 || d < 1 || d > 31) return std::nullopt;
+    static constexpr int64_t kMonthDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    if (d > kMonthDays[mo - 1] + (mo == 2 && leap)) return std::nullopt;  // e.g. 2023-02-30
     if (i < s.size() && (s[i] == 'T' || s[i] == ' ')) {
         ++i;
         if (!digits(2, h) || !expect(':') || !digits(2, mi)) return std::nullopt;
@@ -91,7 +94,7 @@ std::optional<int64_t> parse_iso_utc(const std::string& s) {
                 if (i == start) return std::nullopt;
             }
         }
-        if (h > 23 || mi > 59 || sec > 60) return std::nullopt;
+        if (h > 23 || mi > 59 || sec > 59) return std::nullopt;  // Python rejects leap seconds too
     }
     int64_t offset_minutes = 0;
     if (i < s.size()) {

@@ -1,0 +1,128 @@
+// ISO-8601 <-> microseconds since the epoch, printed like Python's datetime.isoformat() with
+// "+00:00" replaced by "Z" (FORMAT.md §5.3). Expected values were computed with Python 3.11
+// datetime (e.g. datetime.fromisoformat("2024-02-29T12:34:56.789012+00:00")).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/time_format.hpp"
+
+using taco::model::format_iso_utc;
+using taco::model::parse_iso_utc;
+
+namespace {
+constexpr int64_t k2023 = 1672531200000000;  // 2023-01-01T00:00:00Z
+}
+
+TEST(TimeFormat, FormatsWholeSecondsWithoutFraction) {
+    EXPECT_EQ(format_iso_utc(0), "1970-01-01T00:00:00Z");
+    EXPECT_EQ(format_iso_utc(k2023), "2023-01-01T00:00:00Z");
+    EXPECT_EQ(format_iso_utc(1709210096000000), "2024-02-29T12:34:56Z");
+    EXPECT_EQ(format_iso_utc(253402300799000000), "9999-12-31T23:59:59Z");
+}
+
+TEST(TimeFormat, FormatsSixDigitMicrosecondsWhenNonZero) {
+    EXPECT_EQ(format_iso_utc(1), "1970-01-01T00:00:00.000001Z");
+    EXPECT_EQ(format_iso_utc(500000), "1970-01-01T00:00:00.500000Z");
+    EXPECT_EQ(format_iso_utc(1709210096789012), "2024-02-29T12:34:56.789012Z");
+    EXPECT_EQ(format_iso_utc(253402300799999999), "9999-12-31T23:59:59.999999Z");
+}
+
+TEST(TimeFormat, FormatsTimesBefore1970) {
+    EXPECT_EQ(format_iso_utc(-1), "1969-12-31T23:59:59.999999Z");
+    EXPECT_EQ(format_iso_utc(-86400000000), "1969-12-31T00:00:00Z");
+    EXPECT_EQ(format_iso_utc(-14182940000000), "1969-07-20T20:17:40Z");
+    EXPECT_EQ(format_iso_utc(-2208988800000000), "1900-01-01T00:00:00Z");
+    EXPECT_EQ(format_iso_utc(-11670912000000000), "1600-03-01T00:00:00Z");
+}
+
+TEST(TimeParse, DateOnlyIsMidnightUtc) {
+    EXPECT_EQ(parse_iso_utc("2023-01-01"), k2023);
+    EXPECT_EQ(parse_iso_utc("1970-01-01"), 0);
+    EXPECT_EQ(parse_iso_utc("2000-02-29"), 951782400000000);
+}
+
+TEST(TimeParse, NaiveAndZuluAreUtc) {
+    EXPECT_EQ(parse_iso_utc("2023-01-01T00:00:00Z"), k2023);
+    EXPECT_EQ(parse_iso_utc("2023-01-01T00:00:00z"), k2023);
+    EXPECT_EQ(parse_iso_utc("2023-01-01T00:00:00"), k2023);
+    EXPECT_EQ(parse_iso_utc("2023-01-01 00:00:00"), k2023);
+    EXPECT_EQ(parse_iso_utc("2023-01-01T00:00"), k2023);
+    EXPECT_EQ(parse_iso_utc("2023-01-01T00:00Z"), k2023);
+}
+
+TEST(TimeParse, OffsetsAreSubtracted) {
+    EXPECT_EQ(parse_iso_utc("2023-01-01T02:00:00+02:00"), k2023);
+    EXPECT_EQ(parse_iso_utc("2022-12-31T19:00:00-05:00"), k2023);
+    EXPECT_EQ(parse_iso_utc("2023-01-01T05:30:00+05:30"), k2023);
+    EXPECT_EQ(parse_iso_utc("2023-01-01T02:00:00+0200"), k2023);
+    EXPECT_EQ(parse_iso_utc("2023-01-01T02:00:00+02"), k2023);
+    EXPECT_EQ(parse_iso_utc("2023-01-01T00:00:00+00:00"), k2023);
+    EXPECT_EQ(parse_iso_utc("2023-01-01T00:00:00-00:00"), k2023);
+}
+
+TEST(TimeParse, FractionsUpToMicroseconds) {
+    EXPECT_EQ(parse_iso_utc("2023-01-01T00:00:00.5Z"), k2023 + 500000);
+    EXPECT_EQ(parse_iso_utc("2023-01-01T00:00:00.000001"), k2023 + 1);
+    EXPECT_EQ(parse_iso_utc("2023-01-01T00:00:00.123456+00:00"), k2023 + 123456);
+    EXPECT_EQ(parse_iso_utc("2023-01-01T00:00:00.123456789"), k2023 + 123456);  // truncated
+}
+
+TEST(TimeParse, TimesBefore1970) {
+    EXPECT_EQ(parse_iso_utc("1969-12-31T23:59:59.999999Z"), -1);
+    EXPECT_EQ(parse_iso_utc("1969-07-20T20:17:40"), -14182940000000);
+    EXPECT_EQ(parse_iso_utc("1900-01-01"), -2208988800000000);
+}
+
+TEST(TimeParse, RoundTripsWithFormat) {
+    const std::vector<int64_t> values = {0,
+                                         1,
+                                         -1,
+                                         k2023,
+                                         k2023 + 999999,
+                                         1709210096789012,
+                                         -14182940000000,
+                                         -2208988800000001,
+                                         -11670912000000000,
+                                         253402300799999999};
+    for (int64_t v : values) {
+        std::string text = format_iso_utc(v);
+        EXPECT_EQ(parse_iso_utc(text), v) << text;
+    }
+    for (const char* text : {"2023-01-01T00:00:00Z", "1969-12-31T23:59:59.999999Z",
+                             "2024-02-29T12:34:56.789012Z", "1600-03-01T00:00:00Z"}) {
+        auto v = parse_iso_utc(text);
+        ASSERT_TRUE(v.has_value()) << text;
+        EXPECT_EQ(format_iso_utc(*v), text);
+    }
+}
+
+TEST(TimeParse, RejectsMalformedText) {
+    for (const char* text :
+         {"", "yesterday", "2023", "2023-01", "2023-1-01", "2023/01/01", " 2023-01-01",
+          "2023-01-01 ", "2023-01-01T", "2023-01-01T12", "2023-01-01T12:3", "2023-01-01T00:00:00.",
+          "2023-01-01T00:00:00Zjunk", "2023-01-01T00:00:00+2", "2023-01-01T00:00:00+02:0",
+          "01/02/2020", "2023-01-01X00:00:00"}) {
+        EXPECT_FALSE(parse_iso_utc(text).has_value()) << "'" << text << "'";
+    }
+}
+
+TEST(TimeParse, RejectsOutOfRangeFields) {
+    for (const char* text : {"2023-13-01", "2023-00-10", "2023-01-00", "2023-01-32",
+                             "2023-01-01T24:00:00", "2023-01-01T12:60:00", "2023-01-01T12:00:61"}) {
+        EXPECT_FALSE(parse_iso_utc(text).has_value()) << text;
+    }
+}
+
+TEST(TimeParse, RejectsDaysBeyondTheEndOfTheMonth) {
+    // Python: datetime.fromisoformat("2023-02-30") -> ValueError: day is out of range for month
+    for (const char* text :
+         {"2023-02-29", "2023-02-30", "1900-02-29", "2023-04-31", "2023-11-31"}) {
+        EXPECT_FALSE(parse_iso_utc(text).has_value()) << text;
+    }
+    for (const char* text : {"2024-02-29", "2000-02-29", "2023-01-31", "2023-12-31"}) {
+        EXPECT_TRUE(parse_iso_utc(text).has_value()) << text;
+    }
+}
