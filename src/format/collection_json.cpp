@@ -1,6 +1,8 @@
 #include "format/collection_json.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <cstdio>
 
 #include "taco/errors.hpp"
 
@@ -180,10 +182,88 @@ OrderedJson collection_json(const Taco& taco, const std::vector<metadata::LevelT
     return j;
 }
 
+namespace {
+
+// Python's repr(float): the shortest digits that round-trip, positional when the decimal exponent
+// is in [-4, 16), scientific otherwise ("1e+16", "1.5e-05"), and always a ".0" on whole numbers.
+std::string python_float(double v) {
+    char buf[64];
+    auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+    std::string sci(buf, res.ptr);  // e.g. "-1.2345e+15"
+    bool negative = sci[0] == '-';
+    size_t e = sci.find('e');
+    std::string mantissa = sci.substr(negative ? 1 : 0, e - (negative ? 1 : 0));
+    int exponent = std::stoi(sci.substr(e + 1));
+    std::string digits;
+    for (char c : mantissa)
+        if (c != '.') digits += c;
+    std::string out = negative ? "-" : "";
+    if (exponent < -4 || exponent >= 16) {
+        out += digits.substr(0, 1);
+        if (digits.size() > 1) out += "." + digits.substr(1);
+        char exp[16];
+        std::snprintf(exp, sizeof exp, "e%c%02d", exponent < 0 ? '-' : '+', exponent < 0 ? -exponent : exponent);
+        return out + exp;
+    }
+    if (exponent < 0) return out + "0." + std::string(static_cast<size_t>(-exponent - 1), '0') + digits;
+    size_t int_len = static_cast<size_t>(exponent) + 1;
+    if (digits.size() <= int_len) return out + digits + std::string(int_len - digits.size(), '0') + ".0";
+    return out + digits.substr(0, int_len) + "." + digits.substr(int_len);
+}
+
+void write_python_json(const OrderedJson& v, std::string& out, int depth) {
+    auto newline = [&](int d) {
+        out += '\n';
+        out.append(static_cast<size_t>(d) * 4, ' ');
+    };
+    switch (v.type()) {
+        case nlohmann::json::value_t::object: {
+            if (v.empty()) {
+                out += "{}";
+                return;
+            }
+            out += '{';
+            bool first = true;
+            for (const auto& [key, item] : v.items()) {
+                if (!first) out += ',';
+                first = false;
+                newline(depth + 1);
+                out += OrderedJson(key).dump(-1, ' ', false, OrderedJson::error_handler_t::strict);
+                out += ": ";
+                write_python_json(item, out, depth + 1);
+            }
+            newline(depth);
+            out += '}';
+            return;
+        }
+        case nlohmann::json::value_t::array: {
+            if (v.empty()) {
+                out += "[]";
+                return;
+            }
+            out += '[';
+            for (size_t i = 0; i < v.size(); ++i) {
+                if (i) out += ',';
+                newline(depth + 1);
+                write_python_json(v[i], out, depth + 1);
+            }
+            newline(depth);
+            out += ']';
+            return;
+        }
+        case nlohmann::json::value_t::number_float: out += python_float(v.get<double>()); return;
+        default: out += v.dump(-1, ' ', false, OrderedJson::error_handler_t::strict); return;
+    }
+}
+
+}  // namespace
+
 std::string dump_python_style(const OrderedJson& doc) {
-    // nlohmann's indented output matches Python's json.dump(indent=4) (", " -> ",\n", ": "),
-    // including empty containers printed as [] / {}; ensure_ascii=False keeps UTF-8 raw.
-    return doc.dump(4, ' ', false, OrderedJson::error_handler_t::strict);
+    // Python's json.dump(indent=4, ensure_ascii=False): ",\n" between items, ": " after keys,
+    // empty containers inline, raw UTF-8, floats as repr(float), no final newline.
+    std::string out;
+    write_python_json(doc, out, 0);
+    return out;
 }
 
 }  // namespace taco::format

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "io/cancel.hpp"
 #include "metadata/duckdb_session.hpp"
 #include "metadata/level_tables.hpp"
 #include "taco/writer.hpp"
@@ -20,6 +21,7 @@ struct WritePlan {
     CreateProgress progress;      // totals filled in; *_done advanced by the writers
 
     void file_written(uint64_t bytes) {
+        io::throw_if_cancelled("writing the dataset");
         progress.bytes_done += bytes;
         ++progress.files_done;
         if (options.progress) options.progress(progress);

@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "io/cancel.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::cli {
@@ -9,6 +10,11 @@ namespace taco::cli {
 std::vector<Command> all_commands() {
     std::vector<Command> cmds;
     cmds.push_back(make_create_command());
+    cmds.push_back(make_info_command());
+    cmds.push_back(make_ls_command());
+    cmds.push_back(make_sql_command());
+    cmds.push_back(make_cat_command());
+    cmds.push_back(make_validate_command());
     return cmds;
 }
 
@@ -17,7 +23,7 @@ int run_guarded(Command& cmd) {
         return cmd.run();
     } catch (const taco::IoError& e) {
         std::cerr << "taco: error: " << e.what() << "\n";
-        return kExitUsage;
+        return taco::io::cancel_requested() ? kExitInterrupted : kExitUsage;
     } catch (const taco::Error& e) {
         std::cerr << "taco: error: " << e.what() << "\n";
         return kExitInvalid;

@@ -11,10 +11,11 @@
 namespace taco::cli {
 
 /// Exit codes: 0 success; 1 the data is invalid (validation findings, PIT or schema errors);
-/// 2 usage or I/O errors (bad arguments, missing files, unreadable input).
+/// 2 usage or I/O errors (bad arguments, missing files, unreadable input); 130 interrupted.
 constexpr int kExitOk = 0;
 constexpr int kExitInvalid = 1;
 constexpr int kExitUsage = 2;
+constexpr int kExitInterrupted = 130;  // stopped by Ctrl-C / SIGTERM, output removed
 
 /// One subcommand: `attach` adds its options to the app, `run` executes it after parsing.
 struct Command {
@@ -32,5 +33,10 @@ int run_guarded(Command& cmd);
 
 // Factories, one per cmd_*.cpp.
 Command make_create_command();
+Command make_info_command();
+Command make_ls_command();
+Command make_sql_command();
+Command make_cat_command();
+Command make_validate_command();
 
 }  // namespace taco::cli

@@ -2,12 +2,28 @@
 // registers itself through commands.hpp.
 #include <CLI/CLI.hpp>
 
+#include <csignal>
 #include <iostream>
 
 #include "commands.hpp"
+#include "io/cancel.hpp"
 #include "taco/errors.hpp"
 
+namespace {
+// Ctrl-C / SIGTERM: ask the running operation to stop at its next safe point, so staged output
+// is removed by its destructor; a second signal exits at once.
+extern "C" void on_interrupt(int sig) {
+    if (taco::io::cancel_requested()) {
+        std::signal(sig, SIG_DFL);
+        std::raise(sig);
+    }
+    taco::io::request_cancel();
+}
+}  // namespace
+
 int main(int argc, char** argv) {
+    std::signal(SIGINT, on_interrupt);
+    std::signal(SIGTERM, on_interrupt);
     CLI::App app{"taco — create, inspect, query and validate TACO datasets"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "taco (tacocore) 0.1.0");

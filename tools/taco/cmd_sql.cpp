@@ -1,0 +1,49 @@
+// `taco sql PATH QUERY [--json|--csv]`: runs a query with `data` = level 0 (padding hidden, with
+// internal:gdal_vsi); `level0`..`levelN` are there too. Prints exactly the selected columns.
+#include <iostream>
+
+#include "commands.hpp"
+#include "output.hpp"
+#include "taco/dataset.hpp"
+
+namespace taco::cli {
+namespace {
+
+struct SqlArgs {
+    std::string path, query;
+    bool json = false, csv = false;
+};
+
+int run_sql(const SqlArgs& a) {
+    const DataFrame df = load(a.path).sql(a.query).data_raw();
+    if (a.json) {
+        print_json(std::cout, frame_to_json(df));
+    } else if (a.csv) {
+        print_csv(std::cout, df);
+    } else {
+        print_table(std::cout, df);
+    }
+    return kExitOk;
+}
+
+}  // namespace
+
+Command make_sql_command() {
+    auto args = std::make_shared<SqlArgs>();
+    Command c;
+    c.add = [args](CLI::App& app) {
+        CLI::App* sub = app.add_subcommand(
+            "sql", "Query the metadata with SQL (DuckDB): `data` is level 0, `level1`..`levelN` the deeper levels");
+        sub->add_option("path", args->path, "Dataset: a .tacozip/.zip file or a FOLDER dataset directory")
+            ->required();
+        sub->add_option("query", args->query, "One SQL statement, e.g. \"SELECT id FROM data WHERE cloud < 10\"")
+            ->required();
+        auto* json = sub->add_flag("--json", args->json, "Print a JSON list of row objects");
+        sub->add_flag("--csv", args->csv, "Print CSV")->excludes(json);
+        return sub;
+    };
+    c.run = [args] { return run_read_command([&] { return run_sql(*args); }); };
+    return c;
+}
+
+}  // namespace taco::cli

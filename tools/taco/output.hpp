@@ -1,0 +1,43 @@
+// Printing metadata values and DataFrames for the read commands: JSON (machine), CSV, and an
+// aligned text table (people). One value formatting everywhere:
+//  - floats: shortest text that reads back to the same value (float32 as float32: 45.2);
+//  - timestamps: ISO-8601 UTC ("2023-01-01T00:00:00Z"), microseconds only when non-zero;
+//  - binary: lowercase hex; lists: JSON arrays; null: JSON null / empty CSV field / "null".
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "taco/dataframe.hpp"
+#include "taco/value.hpp"
+
+namespace taco::cli {
+
+using Json = nlohmann::ordered_json;
+
+Json value_to_json(const Value& v);
+/// Text of one cell for tables and CSV (lists as JSON text, null as "null").
+std::string value_to_text(const Value& v);
+
+/// Rows as a JSON array of objects (a repeated column name gets a `_1`, `_2`... suffix).
+Json frame_to_json(const DataFrame& df);
+/// RFC 4180 CSV with a header row; null cells are empty.
+void print_csv(std::ostream& out, const DataFrame& df);
+/// Aligned columns with a header; cells longer than `max_cell` characters are shortened with "…".
+void print_table(std::ostream& out, const DataFrame& df, size_t max_cell = 48);
+/// Prints `j` on one line followed by a newline.
+void print_json(std::ostream& out, const Json& j);
+
+/// Runs a read command. NavigationError and QueryError mean a bad ROWPATH or query, i.e. a usage
+/// error: they are printed and give exit code 2. Other errors go on to run_guarded.
+int run_read_command(const std::function<int()>& body);
+
+/// Splits "a/b/c" into {"a", "b", "c"} (empty components are dropped).
+std::vector<std::string> split_rowpath(std::string_view rowpath);
+
+}  // namespace taco::cli
