@@ -27,7 +27,15 @@ constexpr size_t kZip64LocatorSize = 20;
 constexpr size_t kMaxComment = 0xFFFF;
 constexpr uint32_t kMax32 = 0xFFFFFFFFu;
 constexpr uint16_t kZip64ExtraId = 0x0001;
-constexpr uint32_t kEmptySlot = UINT32_MAX;
+// Index slots hold the upper 32 bits of the name's hash (a tag that rejects most mismatches
+// without touching the entry) and the entry index + 1; 0 marks a free slot.
+constexpr uint64_t kEmptySlot = 0;
+constexpr uint64_t kTagMask = 0xFFFFFFFF00000000ull;
+constexpr uint64_t kMaxEntries = 0xFFFFFFFEull;
+
+uint64_t hash_name(std::string_view name) {
+    return std::hash<std::string_view>{}(name);
+}
 
 // Local headers closer together than kMaxGap are fetched in one read of at most kWindow bytes.
 constexpr uint64_t kWindow = uint64_t{1} << 20;
@@ -276,6 +284,77 @@ void resolve_data_offsets(const io::File& file, const std::string& path,
     }
 }
 
+// Parses every central directory record in `cd` (already read whole); the names point into `cd`.
+std::vector<ZipEntry> parse_records(const std::string& path, const uint8_t* cd,
+                                    const EndInfo& end) {
+    std::vector<ZipEntry> entries(end.count);
+    uint64_t pos = 0;
+    for (size_t i = 0; i < end.count; ++i) {
+        // Built only for an error message: a string per record would dominate the parse time.
+        auto where = [&] {
+            return "central directory record " + num(i) + " at " + num(end.cd_offset + pos);
+        };
+        if (end.cd_size - pos < kCentralHeaderFixed) {
+            fail(path, where() + " is truncated: the directory ends at " +
+                           num(end.cd_offset + end.cd_size));
+        }
+        const uint8_t* r = cd + pos;
+        if (load_u32(r) != kCentralHeaderSignature) {
+            fail(path, where() + " has signature " + hex32(load_u32(r)) + ", expected 0x02014B50");
+        }
+        const size_t name_len = load_u16(r + 28);
+        const size_t extra_len = load_u16(r + 30);
+        const size_t comment_len = load_u16(r + 32);
+        const uint64_t record_size = kCentralHeaderFixed + name_len + extra_len + comment_len;
+        if (end.cd_size - pos < record_size) {
+            fail(path, where() + " (" + num(record_size) +
+                           " bytes) is truncated: the directory ends at " +
+                           num(end.cd_offset + end.cd_size));
+        }
+        ZipEntry& e = entries[i];
+        e.name = std::string_view(reinterpret_cast<const char*>(r + kCentralHeaderFixed), name_len);
+        e.flags = load_u16(r + 8);
+        e.method = load_u16(r + 10);
+        e.dos_time = load_u16(r + 12);
+        e.dos_date = load_u16(r + 14);
+        e.crc = load_u32(r + 16);
+        e.compressed_size = load_u32(r + 20);
+        e.uncompressed_size = load_u32(r + 24);
+        e.external_attr = load_u32(r + 38);
+        e.local_header_offset = load_u32(r + 42);
+        const bool need_usize = e.uncompressed_size == kMax32;
+        const bool need_csize = e.compressed_size == kMax32;
+        const bool need_offset = e.local_header_offset == kMax32;
+        if (need_usize || need_csize || need_offset) {
+            apply_zip64_extra(path, e, i, r + kCentralHeaderFixed + name_len, extra_len, need_usize,
+                              need_csize, need_offset);
+        }
+        check_local_header_bounds(path, e, i, end.cd_offset);
+        pos += record_size;
+    }
+    if (pos != end.cd_size) {
+        fail(path, "central directory at " + num(end.cd_offset) + " (" + num(end.cd_size) +
+                       " bytes) has " + num(end.cd_size - pos) + " bytes left after the " +
+                       num(end.count) + " records the end record lists");
+    }
+    return entries;
+}
+
+// Moves the names into one compact shared string, so the directory no longer needs `cd`. The string
+// is filled in place after a single reserve, so the views taken while appending stay valid.
+std::shared_ptr<const std::string> compact_names(std::vector<ZipEntry>& entries) {
+    size_t total = 0;
+    for (const ZipEntry& e : entries) total += e.name.size();
+    auto names = std::make_shared<std::string>();
+    names->reserve(total);
+    for (ZipEntry& e : entries) {
+        const size_t at = names->size();
+        names->append(e.name);
+        e.name = std::string_view(names->data() + at, e.name.size());
+    }
+    return names;
+}
+
 }  // namespace
 
 ZipDirectory read_zip_directory(const io::File& file, const std::string& path,
@@ -295,7 +374,7 @@ ZipDirectory read_zip_directory(const io::File& file, const std::string& path,
         fail(path, "central directory at " + num(end.cd_offset) + " (" + num(end.cd_size) +
                        " bytes) overlaps the end record at " + num(end.limit));
     }
-    if (end.count > end.cd_size / kCentralHeaderFixed || end.count >= kEmptySlot) {
+    if (end.count > end.cd_size / kCentralHeaderFixed || end.count > kMaxEntries) {
         fail(path, "end record lists " + num(end.count) +
                        " entries, but the central directory at " + num(end.cd_offset) +
                        " is only " + num(end.cd_size) + " bytes");
@@ -303,93 +382,42 @@ ZipDirectory read_zip_directory(const io::File& file, const std::string& path,
 
     auto cd = std::make_unique_for_overwrite<uint8_t[]>(end.cd_size);
     file.read_at(end.cd_offset, cd.get(), end.cd_size);
-
-    // First pass: parse records; names still point into `cd`.
-    dir.entries_.resize(end.count);
-    size_t names_total = 0;
-    uint64_t pos = 0;
-    for (size_t i = 0; i < end.count; ++i) {
-        const std::string where =
-            "central directory record " + num(i) + " at " + num(end.cd_offset + pos);
-        if (end.cd_size - pos < kCentralHeaderFixed) {
-            fail(path, where + " is truncated: the directory ends at " +
-                           num(end.cd_offset + end.cd_size));
-        }
-        const uint8_t* r = cd.get() + pos;
-        if (load_u32(r) != kCentralHeaderSignature) {
-            fail(path, where + " has signature " + hex32(load_u32(r)) + ", expected 0x02014B50");
-        }
-        const size_t name_len = load_u16(r + 28);
-        const size_t extra_len = load_u16(r + 30);
-        const size_t comment_len = load_u16(r + 32);
-        const uint64_t record_size = kCentralHeaderFixed + name_len + extra_len + comment_len;
-        if (end.cd_size - pos < record_size) {
-            fail(path, where + " (" + num(record_size) +
-                           " bytes) is truncated: the directory ends at " +
-                           num(end.cd_offset + end.cd_size));
-        }
-        ZipEntry& e = dir.entries_[i];
-        e.name = std::string_view(reinterpret_cast<const char*>(r + kCentralHeaderFixed), name_len);
-        e.flags = load_u16(r + 8);
-        e.method = load_u16(r + 10);
-        e.dos_time = load_u16(r + 12);
-        e.dos_date = load_u16(r + 14);
-        e.crc = load_u32(r + 16);
-        e.compressed_size = load_u32(r + 20);
-        e.uncompressed_size = load_u32(r + 24);
-        e.external_attr = load_u32(r + 38);
-        e.local_header_offset = load_u32(r + 42);
-        const bool need_usize = e.uncompressed_size == kMax32;
-        const bool need_csize = e.compressed_size == kMax32;
-        const bool need_offset = e.local_header_offset == kMax32;
-        if (need_usize || need_csize || need_offset) {
-            apply_zip64_extra(path, e, i, r + kCentralHeaderFixed + name_len, extra_len, need_usize,
-                              need_csize, need_offset);
-        }
-        check_local_header_bounds(path, e, i, end.cd_offset);
-        names_total += name_len;
-        pos += record_size;
-    }
-    if (pos != end.cd_size) {
-        fail(path, "central directory at " + num(end.cd_offset) + " has " + num(end.cd_size - pos) +
-                       " bytes after its " + num(end.count) + " records (the end record gives " +
-                       num(end.count) + " entries and " + num(end.cd_size) + " bytes)");
-    }
-
-    // Second pass: move the names into one compact shared string. It is filled in place after a
-    // single reserve, so the views taken while appending stay valid.
-    auto names = std::make_shared<std::string>();
-    names->reserve(names_total);
-    for (ZipEntry& e : dir.entries_) {
-        const size_t at = names->size();
-        names->append(e.name);
-        e.name = std::string_view(names->data() + at, e.name.size());
-    }
-    dir.names_ = std::move(names);
-
-    size_t capacity = 8;
-    while (capacity < 2 * dir.entries_.size()) capacity *= 2;
-    dir.index_.assign(capacity, kEmptySlot);
-    const size_t mask = capacity - 1;
-    for (size_t i = 0; i < dir.entries_.size(); ++i) {
-        const std::string_view name = dir.entries_[i].name;
-        size_t slot = std::hash<std::string_view>{}(name)&mask;
-        while (dir.index_[slot] != kEmptySlot) {
-            const uint32_t other = dir.index_[slot];
-            if (dir.entries_[other].name == name) {
-                fail(path, "duplicate entry name '" + std::string(name) +
-                               "' (central directory records " + num(other) + " and " + num(i) +
-                               ")");
-            }
-            slot = (slot + 1) & mask;
-        }
-        dir.index_[slot] = static_cast<uint32_t>(i);
-    }
-
+    dir.entries_ = parse_records(path, cd.get(), end);
+    dir.names_ = compact_names(dir.entries_);
+    dir.build_index(path);
     if (options.resolve_data_offsets) {
         resolve_data_offsets(file, path, dir.entries_, end.cd_offset);
     }
     return dir;
+}
+
+void ZipDirectory::build_index(const std::string& path) {
+    size_t capacity = 8;
+    while (capacity < 2 * entries_.size()) capacity *= 2;
+    index_.assign(capacity, kEmptySlot);
+    const size_t mask = capacity - 1;
+    // Each insert is a cache miss into a table of up to tens of MB; hashing first and prefetching
+    // a few slots ahead overlaps those misses.
+    constexpr size_t kPrefetchDistance = 8;
+    std::vector<uint64_t> hashes(entries_.size());
+    for (size_t i = 0; i < hashes.size(); ++i) hashes[i] = hash_name(entries_[i].name);
+    for (size_t i = 0; i < entries_.size(); ++i) {
+        if (i + kPrefetchDistance < hashes.size()) {
+            __builtin_prefetch(&index_[hashes[i + kPrefetchDistance] & mask], 1);
+        }
+        const std::string_view name = entries_[i].name;
+        const uint64_t hash = hashes[i];
+        size_t slot = hash & mask;
+        for (; index_[slot] != kEmptySlot; slot = (slot + 1) & mask) {
+            const uint64_t other = (index_[slot] & ~kTagMask) - 1;
+            if (((index_[slot] ^ hash) & kTagMask) == 0 && entries_[other].name == name) {
+                fail(path, "duplicate entry name '" + std::string(name) +
+                               "' (central directory records " + num(other) + " and " + num(i) +
+                               ")");
+            }
+        }
+        index_[slot] = (hash & kTagMask) | (i + 1);
+    }
 }
 
 uint64_t read_entry_data_offset(const io::File& file, const std::string& path,
@@ -403,9 +431,11 @@ uint64_t read_entry_data_offset(const io::File& file, const std::string& path,
 std::optional<size_t> ZipDirectory::index_of(std::string_view name) const {
     if (index_.empty()) return std::nullopt;
     const size_t mask = index_.size() - 1;
-    for (size_t slot = std::hash<std::string_view>{}(name)&mask; index_[slot] != kEmptySlot;
-         slot = (slot + 1) & mask) {
-        if (entries_[index_[slot]].name == name) return index_[slot];
+    const uint64_t hash = hash_name(name);
+    for (size_t slot = hash & mask; index_[slot] != kEmptySlot; slot = (slot + 1) & mask) {
+        if (((index_[slot] ^ hash) & kTagMask) != 0) continue;
+        const size_t i = (index_[slot] & ~kTagMask) - 1;
+        if (entries_[i].name == name) return i;
     }
     return std::nullopt;
 }

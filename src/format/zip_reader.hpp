@@ -83,11 +83,14 @@ class ZipDirectory {
     friend ZipDirectory read_zip_directory(const io::File&, const std::string&,
                                            const ZipReadOptions&);
 
+    // Fills index_ from entries_; throws taco::FormatError naming `path` on duplicate names.
+    void build_index(const std::string& path);
+
     std::shared_ptr<const std::string> names_;
     std::vector<ZipEntry> entries_;
-    // Open-addressing hash table of entry indices (kEmptySlot = free); stores no pointers, so
-    // copying the directory keeps it valid.
-    std::vector<uint32_t> index_;
+    // Open-addressing hash table (linear probing, at most half full) of hash tag + entry index;
+    // it stores no pointers, so copying the directory keeps it valid.
+    std::vector<uint64_t> index_;
     uint64_t file_size_ = 0;
     uint64_t cd_offset_ = 0;
     uint64_t cd_size_ = 0;

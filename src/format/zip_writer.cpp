@@ -9,7 +9,9 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "io/cancel.hpp"
 #include "io/crc32.hpp"
+#include "model/utf8.hpp"
 #include "io/file.hpp"
 #include "taco/errors.hpp"
 
@@ -22,7 +24,6 @@ constexpr size_t kBufferSize = size_t{4} << 20;
 constexpr uint64_t kHoleBlock = uint64_t{64} << 10;
 constexpr uint64_t kMax32 = 0xFFFFFFFFu;
 constexpr size_t kMaxNameLength = 0xFFFF;
-constexpr size_t kNameChunkSize = size_t{1} << 20;  // > kMaxNameLength, so any name fits in one
 
 constexpr uint32_t kLocalHeaderSignature = 0x04034b50;
 constexpr uint32_t kCentralHeaderSignature = 0x02014b50;
@@ -57,38 +58,6 @@ uint32_t clamp32(uint64_t v) {
     return static_cast<uint32_t>(std::min(v, kMax32));
 }
 
-bool is_valid_utf8(std::string_view s) {
-    size_t i = 0;
-    while (i < s.size()) {
-        auto c = static_cast<unsigned char>(s[i]);
-        size_t len;
-        uint32_t cp;
-        if (c < 0x80) {
-            ++i;
-            continue;
-        } else if ((c & 0xE0) == 0xC0) {
-            len = 2, cp = c & 0x1F;
-        } else if ((c & 0xF0) == 0xE0) {
-            len = 3, cp = c & 0x0F;
-        } else if ((c & 0xF8) == 0xF0) {
-            len = 4, cp = c & 0x07;
-        } else {
-            return false;
-        }
-        if (i + len > s.size()) return false;
-        for (size_t k = 1; k < len; ++k) {
-            auto cc = static_cast<unsigned char>(s[i + k]);
-            if ((cc & 0xC0) != 0x80) return false;
-            cp = (cp << 6) | (cc & 0x3F);
-        }
-        static constexpr uint32_t kMinForLength[] = {0, 0, 0x80, 0x800, 0x10000};
-        if (cp < kMinForLength[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-            return false;
-        }
-        i += len;
-    }
-    return true;
-}
 
 // Validates an entry name and returns its general-purpose flags. Like libzip, bit 11 (UTF-8) is set
 // only for names that are not plain ASCII, so ASCII names keep the reference's flags of 0.
@@ -103,7 +72,7 @@ uint16_t name_flags(std::string_view name, const std::string& archive) {
                              [](char c) { return static_cast<unsigned char>(c) < 0x80; });
     if (ascii) return 0;
     // A non-UTF-8 name would be read back as CP437 by other tools and no longer match the metadata.
-    if (!is_valid_utf8(name)) {
+    if (!model::is_valid_utf8(name)) {
         throw FormatError(archive + ": ZIP entry name '" + std::string(name) +
                           "' is not valid UTF-8");
     }
@@ -195,11 +164,10 @@ size_t ZipWriter::add_file(std::string_view name, const std::filesystem::path& s
     failed_ = true;
     // The CRC goes into the local header before the data, so it is patched in after the copy.
     const size_t index = begin_entry(name, flags, size, 0, time, external_attr);
-    const uint32_t crc = copy_from_fd(src_fd, size, src.string());
-    records_[index].crc = crc;
-    uint8_t crc_bytes[4];
-    put32(crc_bytes, crc);
-    patch(records_[index].local_header_offset + 14, crc_bytes, 4);
+    // st_blocks below the size means the file has holes; only then are they worth looking for.
+    const bool sparse = static_cast<uint64_t>(st.st_blocks) * 512 < size;
+    const uint32_t crc = copy_from_fd(src_fd, size, src.string(), sparse);
+    set_crc(index, crc);
     failed_ = false;
     return index;
 }
@@ -211,12 +179,11 @@ size_t ZipWriter::add_fd(std::string_view name, int src_fd, uint64_t size,
     failed_ = true;
     const size_t index = begin_entry(name, flags, size, 0, attrs.time.value_or(created_),
                                      attrs.external_attr.value_or(kExternalAttrRegularFile));
+    // No hole probing: lseek would move the caller's file position.
     const uint32_t crc = copy_from_fd(
-        src_fd, size, "descriptor " + std::to_string(src_fd) + " ('" + std::string(name) + "')");
-    records_[index].crc = crc;
-    uint8_t crc_bytes[4];
-    put32(crc_bytes, crc);
-    patch(records_[index].local_header_offset + 14, crc_bytes, 4);
+        src_fd, size, "descriptor " + std::to_string(src_fd) + " ('" + std::string(name) + "')",
+        false);
+    set_crc(index, crc);
     failed_ = false;
     return index;
 }
@@ -227,28 +194,24 @@ void ZipWriter::rewrite_entry_data(size_t index, std::string_view data) {
         throw std::out_of_range("ZipWriter::rewrite_entry_data: no entry " + std::to_string(index) +
                                 " (have " + std::to_string(records_.size()) + ")");
     }
-    Record& r = records_[index];
+    const Record& r = records_[index];
     if (data.size() != r.size) {
-        throw std::invalid_argument("ZipWriter::rewrite_entry_data: entry '" +
-                                    std::string(r.name, r.name_length) + "' holds " +
-                                    std::to_string(r.size) + " bytes, new data has " +
-                                    std::to_string(data.size()));
+        throw std::invalid_argument(
+            "ZipWriter::rewrite_entry_data: entry '" + std::string(record_name(r)) + "' holds " +
+            std::to_string(r.size) + " bytes, new data has " + std::to_string(data.size()));
     }
     failed_ = true;
     const uint64_t data_offset =
         r.local_header_offset + kLocalHeaderFixed + r.name_length + local_header_extra(r.size);
     patch(data_offset, data.data(), data.size());
-    r.crc = io::crc32(0, data.data(), data.size());
-    uint8_t crc_bytes[4];
-    put32(crc_bytes, r.crc);
-    patch(r.local_header_offset + 14, crc_bytes, 4);
+    set_crc(index, io::crc32(0, data.data(), data.size()));
     failed_ = false;
 }
 
 ZipEntryInfo ZipWriter::entry(size_t i) const {
     const Record& r = records_.at(i);
     ZipEntryInfo info;
-    info.name = std::string_view(r.name, r.name_length);
+    info.name = record_name(r);
     info.local_header_offset = r.local_header_offset;
     info.data_offset =
         r.local_header_offset + kLocalHeaderFixed + r.name_length + local_header_extra(r.size);
@@ -289,7 +252,7 @@ void ZipWriter::finish() {
         put16(p + 36, 0);  // internal attributes
         put32(p + 38, r.external_attr);
         put32(p + 42, clamp32(r.local_header_offset));
-        std::memcpy(p + kCentralHeaderFixed, r.name, r.name_length);
+        std::memcpy(p + kCentralHeaderFixed, names_.data() + r.name_offset, r.name_length);
         uint8_t* x = p + kCentralHeaderFixed + r.name_length;
         if (extra) {
             put16(x, kZip64ExtraId);
@@ -371,21 +334,56 @@ size_t ZipWriter::begin_entry(std::string_view name, uint16_t flags, uint64_t si
         put64(x + 12, size);
     }
     used_ += header;
-    records_.push_back(Record{offset, size, store_name(name), crc, external_attr,
+    records_.push_back(Record{offset, size, names_.size(), crc, external_attr,
                               static_cast<uint16_t>(name.size()), flags, time.time, time.date});
+    names_.append(name);
     return records_.size() - 1;
 }
 
-uint32_t ZipWriter::copy_from_fd(int src_fd, uint64_t size, const std::string& src_name) {
+uint32_t ZipWriter::copy_from_fd(int src_fd, uint64_t size, const std::string& src_name,
+                                 bool probe_holes) {
     // Reads land directly in the staging buffer right after the local header, so each byte is
     // copied once into user space and once out, with the CRC computed while it is still in cache.
+    // Known holes are zero-filled instead of read: the kernel would only zero pages and copy them.
     uint32_t crc = 0;
     uint64_t done = 0;
+    uint64_t hole_end = 0;  // [done, hole_end) is a hole
+    uint64_t data_end = 0;  // [done, data_end) is data
     while (done < size) {
-        if (used_ == kBufferSize) flush();
-        const size_t n = static_cast<size_t>(std::min<uint64_t>(kBufferSize - used_, size - done));
-        io::pread_exact(src_fd, done, buffer_.get() + used_, n, src_name);
-        crc = io::crc32(crc, buffer_.get() + used_, n);
+        if (used_ == kBufferSize) {
+            io::throw_if_cancelled(("copying " + src_name).c_str());  // every 4 MiB of a big file
+            flush();
+        }
+        if (probe_holes && done >= hole_end && done >= data_end) {
+            const off_t data = ::lseek(src_fd, static_cast<off_t>(done), SEEK_DATA);
+            if (data < 0) {
+                // ENXIO: no data up to the end of the file, which is a hole unless the file
+                // shrank (then plain reads report it). Any other error: no hole support.
+                struct stat st {};
+                if (errno == ENXIO && ::fstat(src_fd, &st) == 0 &&
+                    static_cast<uint64_t>(st.st_size) >= size) {
+                    hole_end = size;
+                } else {
+                    probe_holes = false;
+                }
+            } else if (static_cast<uint64_t>(data) > done) {
+                hole_end = static_cast<uint64_t>(data);
+            } else {
+                const off_t hole = ::lseek(src_fd, static_cast<off_t>(done), SEEK_HOLE);
+                data_end = hole < 0 ? size : static_cast<uint64_t>(hole);
+                if (data_end <= done) probe_holes = false;  // inconsistent answers: stop asking
+            }
+        }
+        uint64_t n = std::min<uint64_t>(kBufferSize - used_, size - done);
+        uint8_t* at = buffer_.get() + used_;
+        if (done < hole_end) {
+            n = std::min(n, hole_end - done);
+            std::memset(at, 0, n);
+        } else {
+            if (probe_holes) n = std::min(n, data_end - done);
+            io::pread_exact(src_fd, done, at, n, src_name);
+        }
+        crc = io::crc32(crc, at, n);
         used_ += n;
         done += n;
     }
@@ -460,15 +458,16 @@ void ZipWriter::check_usable() const {
     }
 }
 
-const char* ZipWriter::store_name(std::string_view name) {
-    if (chunk_free_ < name.size()) {
-        name_chunks_.push_back(std::make_unique_for_overwrite<char[]>(kNameChunkSize));
-        chunk_free_ = kNameChunkSize;
-    }
-    char* at = name_chunks_.back().get() + (kNameChunkSize - chunk_free_);
-    std::memcpy(at, name.data(), name.size());
-    chunk_free_ -= name.size();
-    return at;
+void ZipWriter::set_crc(size_t index, uint32_t crc) {
+    Record& r = records_[index];
+    r.crc = crc;
+    uint8_t bytes[4];
+    put32(bytes, crc);
+    patch(r.local_header_offset + 14, bytes, 4);
+}
+
+std::string_view ZipWriter::record_name(const Record& r) const {
+    return std::string_view(names_).substr(r.name_offset, r.name_length);
 }
 
 }  // namespace taco::format

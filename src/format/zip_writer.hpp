@@ -47,7 +47,7 @@ struct EntryAttrs {
 
 /// What the writer recorded for one entry.
 struct ZipEntryInfo {
-    std::string_view name;  // storage owned by the ZipWriter, valid for the writer's lifetime
+    std::string name;
     uint64_t local_header_offset = 0;
     uint64_t data_offset = 0;
     uint64_t size = 0;
@@ -65,7 +65,7 @@ uint64_t zip_local_header_size(std::string_view name, uint64_t size);
 /// own file position is neither used nor moved). Bytes are staged in a 4 MiB buffer so that small
 /// entries cost no system calls; large sources stream through the same buffer and are never held
 /// whole in memory. Per entry the writer keeps ~40 bytes plus the name, so a million entries are
-/// cheap, and entry() is a cheap copy (its name views storage that never moves).
+/// cheap.
 ///
 /// When `fd` is a regular file, zero-filled 64 KiB blocks past its initial size are skipped instead
 /// of written, which leaves holes that read back as zeros: sparse inputs give sparse archives.
@@ -87,7 +87,8 @@ class ZipWriter {
     size_t add_bytes(std::string_view name, std::string_view data, const EntryAttrs& attrs = {});
 
     /// Streams the regular file `src` into a new entry, computing its CRC while copying. Time and
-    /// external attributes default to the file's mtime and `st_mode << 16`.
+    /// external attributes default to the file's mtime and `st_mode << 16`. Holes of a sparse
+    /// file are found with SEEK_DATA/SEEK_HOLE and not read.
     size_t add_file(std::string_view name, const std::filesystem::path& src,
                     const EntryAttrs& attrs = {});
 
@@ -103,7 +104,7 @@ class ZipWriter {
     /// Offset where the next local header (or the central directory) will start.
     uint64_t position() const { return flushed_ + used_; }
     size_t entry_count() const { return records_.size(); }
-    /// What was recorded for entry `i` (by value: records are stored packed, not as ZipEntryInfo).
+    /// A copy of what was recorded for entry `i` (records are stored packed, not as ZipEntryInfo).
     ZipEntryInfo entry(size_t i) const;
 
     /// Writes the central directory, the ZIP64 end records when needed and the end record, then
@@ -112,11 +113,11 @@ class ZipWriter {
     bool finished() const { return finished_; }
 
   private:
-    // One central-directory-to-be record, kept small: the name lives in `name_chunks_`.
+    // One central-directory-to-be record, kept small: the name lives in `names_`.
     struct Record {
         uint64_t local_header_offset;
         uint64_t size;
-        const char* name;
+        uint64_t name_offset;
         uint32_t crc;
         uint32_t external_attr;
         uint16_t name_length;
@@ -128,14 +129,16 @@ class ZipWriter {
     // Writes the local header; returns the new entry's index. CRC may be patched later.
     size_t begin_entry(std::string_view name, uint16_t flags, uint64_t size, uint32_t crc,
                        DosDateTime time, uint32_t external_attr);
-    uint32_t copy_from_fd(int src_fd, uint64_t size, const std::string& src_name);
+    uint32_t copy_from_fd(int src_fd, uint64_t size, const std::string& src_name, bool probe_holes);
     void append(const void* data, size_t n);
     uint8_t* reserve(size_t n);
     void flush();
     void write_out(uint64_t offset, const uint8_t* data, size_t n);
     void patch(uint64_t offset, const void* data, size_t n);
+    // Records the CRC and patches it into the entry's local header.
+    void set_crc(size_t index, uint32_t crc);
     void check_usable() const;
-    const char* store_name(std::string_view name);
+    std::string_view record_name(const Record& r) const;
 
     int fd_;
     std::string name_;
@@ -147,9 +150,7 @@ class ZipWriter {
     uint64_t sparse_from_;
     DosDateTime created_;
     std::vector<Record> records_;
-    // Names packed into fixed-size chunks that are never reallocated, so views stay valid.
-    std::vector<std::unique_ptr<char[]>> name_chunks_;
-    size_t chunk_free_ = 0;
+    std::string names_;  // all entry names back to back
     bool finished_ = false;
     bool failed_ = false;
 };

@@ -322,8 +322,8 @@ TEST(ZipReader, RejectsEntryCountMismatch) {
         put_le(b, 9171 + 10, 7, 2);
     }));
     EXPECT_EQ(msg,
-              "central directory at 8689 has 60 bytes after its 7 records (the end record gives 7 "
-              "entries and 482 bytes)");
+              "central directory at 8689 (482 bytes) has 61 bytes left after the 7 records the "
+              "end record lists");
     EXPECT_EQ(directory_error(edited_flat([](std::string& b) {
                   put_le(b, 9171 + 8, 11, 2);
                   put_le(b, 9171 + 10, 11, 2);
