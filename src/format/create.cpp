@@ -64,8 +64,18 @@ CreateResult create(const Taco& taco, const fs::path& output, const CreateOption
     metadata::DuckSession db;
     CreateResult result;
     result.format = format;
-    result.bytes = format == ContainerFormat::Zip ? format::write_zip_dataset(plan, db, staged.staging())
-                                                  : format::write_folder_dataset(plan, db, staged.staging());
+    try {
+        result.bytes = format == ContainerFormat::Zip ? format::write_zip_dataset(plan, db, staged.staging())
+                                                      : format::write_folder_dataset(plan, db, staged.staging());
+    } catch (const IoError& e) {
+        // The user never sees the staging name: report the output they asked for.
+        std::string msg = e.what();
+        const std::string staging = staged.staging().string(), wanted = staged.target().string();
+        for (size_t at = msg.find(staging); at != std::string::npos; at = msg.find(staging, at + wanted.size())) {
+            msg.replace(at, staging.size(), wanted);
+        }
+        throw IoError(msg + " (nothing was written)");
+    }
     staged.commit();
     result.path = staged.target();
     for (const auto& level : plan.levels) result.level_rows.push_back(level.rows.size());

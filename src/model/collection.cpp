@@ -10,6 +10,7 @@
 #include "model/extent.hpp"
 #include "model/pit.hpp"
 #include "model/time_format.hpp"
+#include "model/utf8.hpp"
 #include "taco/errors.hpp"
 
 namespace taco {
@@ -90,7 +91,46 @@ const std::vector<std::string>& known_tasks() {
     return tasks;
 }
 
+namespace {
+
+// Every text field ends up in COLLECTION.json, which readers parse as UTF-8.
+void validate_text(const CollectionInfo& info) {
+    auto check = [](const std::string& field, const std::string& text) {
+        if (!model::is_valid_utf8(text)) bad(field, "text is not valid UTF-8");
+    };
+    auto check_opt = [&](const std::string& field, const std::optional<std::string>& text) {
+        if (text) check(field, *text);
+    };
+    auto check_contacts = [&](const std::string& field, const std::vector<Contact>& list) {
+        for (const auto& c : list) {
+            for (const auto* s : {&c.name, &c.organization, &c.email, &c.role, &c.url}) check_opt(field, *s);
+            if (c.roles)
+                for (const auto& r : *c.roles) check(field, r);
+            if (c.links)
+                for (const auto& link : *c.links)
+                    for (const auto& [k, v] : link) check(field, k), check(field, v);
+        }
+    };
+    check("id", info.id);
+    check("dataset_version", info.dataset_version);
+    check("description", info.description);
+    check("taco_version", info.taco_version);
+    for (const auto& l : info.licenses) check("licenses", l);
+    for (const auto& t : info.tasks) check("tasks", t);
+    check_opt("title", info.title);
+    if (info.keywords)
+        for (const auto& k : *info.keywords) check("keywords", k);
+    check_contacts("providers", info.providers);
+    if (info.curators) check_contacts("curators", *info.curators);
+    if (info.extent && info.extent->temporal)
+        for (const auto& t : *info.extent->temporal) check("extent", t);
+    for (const auto& [key, text] : info.extensions) check(key, key), check(key, text);
+}
+
+}  // namespace
+
 void validate_collection(const CollectionInfo& info) {
+    validate_text(info);
     validate_collection_id(info.id);
     if (info.taco_version.empty()) bad("taco_version", "must not be empty");
     for (const auto& t : info.tasks) {

@@ -29,7 +29,9 @@ bool has_column(const std::vector<ColumnType>& schema, const std::string& name, 
                        [&](const ColumnType& c) { return c.name == name && c.type.id() == type; });
 }
 
-// The smallest arc of the circle holding every longitude: cut the circle at the widest gap.
+// The smallest arc of the circle holding every longitude, cut at the widest gap. A box across
+// the antimeridian is chosen only when that arc is narrower than half the globe: points spread
+// over several continents (San Francisco, Paris, Tokyo) keep a plain [min, max] box.
 std::pair<double, double> longitude_interval(std::vector<double> lons) {
     std::sort(lons.begin(), lons.end());
     double widest = (lons.front() + 360.0) - lons.back();  // the gap across the antimeridian
@@ -41,7 +43,7 @@ std::pair<double, double> longitude_interval(std::vector<double> lons) {
             cut = i;
         }
     }
-    if (cut == 0) return {lons.front(), lons.back()};
+    if (cut == 0 || 360.0 - widest >= 180.0) return {lons.front(), lons.back()};
     return {lons[cut], lons[cut - 1]};  // crosses the antimeridian: west > east
 }
 

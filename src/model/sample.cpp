@@ -3,14 +3,33 @@
 
 #include <algorithm>
 #include <cctype>
+#include <string_view>
 #include <system_error>
 
+#include "model/utf8.hpp"
 #include "taco/errors.hpp"
 #include "taco/tortilla.hpp"
 
 namespace taco {
 
 const char* to_string(SampleType type) { return type == SampleType::File ? "FILE" : "FOLDER"; }
+
+namespace {
+
+// Well-formed UTF-8: shortest forms only, no surrogates, nothing above U+10FFFF.
+
+// Text values end up in Parquet STRING columns, which must hold UTF-8 (readers reject the file).
+bool text_is_valid_utf8(const Value& v) {
+    if (v.is_null()) return true;
+    if (v.type().id() == TypeId::String) return model::is_valid_utf8(v.as_string());
+    if (v.type().id() == TypeId::List) {
+        for (const auto& item : v.as_list())
+            if (!text_is_valid_utf8(item)) return false;
+    }
+    return true;
+}
+
+}  // namespace
 
 void validate_sample_id(const std::string& id) {
     auto bad = [&](const std::string& why) {
@@ -19,6 +38,7 @@ void validate_sample_id(const std::string& id) {
         throw SchemaError("invalid sample id '" + shown + "': " + why);
     };
     if (id.empty()) bad("it is empty (an id names a file inside the container)");
+    if (!model::is_valid_utf8(id)) bad("it is not valid UTF-8 (rename the file or give a UTF-8 id)");
     if (id == "." || id == "..") bad("'.' and '..' are not allowed as ids");
     for (char c : id) {
         if (c == '/' || c == '\\') bad("it contains a slash ('/' and '\\' are not allowed)");
@@ -33,6 +53,7 @@ void validate_extension_key(const std::string& key) {
         throw SchemaError("invalid metadata key '" + key + "': " + why);
     };
     if (key == "id" || key == "type" || key == "path") bad("it is a reserved core field");
+    if (!model::is_valid_utf8(key)) bad("it is not valid UTF-8");
     if (key.rfind("internal:", 0) == 0) bad("the 'internal:' namespace is reserved for tacocore");
     // ^[A-Za-z0-9_]+(:\w+)?$ — \w also admits non-ASCII word characters, as Python's re does.
     size_t colon = key.find(':');
@@ -104,6 +125,10 @@ const Tortilla& Sample::children() const {
 
 Sample& Sample::set(std::string key, Value value) {
     validate_extension_key(key);
+    if (!text_is_valid_utf8(value)) {
+        throw SchemaError("sample '" + id_ + "' field '" + key +
+                          "': text is not valid UTF-8 (store raw bytes as binary)");
+    }
     for (auto& f : fields_) {
         if (f.name == key) {
             f.value = std::move(value);

@@ -7,6 +7,10 @@
 
 namespace taco::model {
 
+/// Microseconds since the epoch of a UTC civil date and time (proleptic Gregorian calendar).
+int64_t micros_from_civil(int64_t year, unsigned month, unsigned day, int64_t hour, int64_t minute,
+                          int64_t second, int64_t microsecond);
+
 /// "2023-01-01T00:00:00Z"; microseconds appear (6 digits) only when non-zero, like Python's
 /// datetime.isoformat() with "+00:00" replaced by "Z".
 std::string format_iso_utc(int64_t micros_since_epoch);

@@ -1,0 +1,195 @@
+// DataFrame: typed cells, `read` navigation to any depth, exact gdal_vsi strings (REFERENCE-API
+// §A10), raw bytes, and the navigation errors.
+#include <gtest/gtest.h>
+
+#include "reader_test_util.hpp"
+
+using namespace taco;
+using namespace taco::test;
+
+namespace {
+
+const std::string& path_of(const ReadResult& r) { return std::get<std::string>(r); }
+const DataFrame& frame_of(const ReadResult& r) { return std::get<DataFrame>(r); }
+
+TEST(ReaderDataFrame, TypedCellsOfTheFlatFixture) {
+    const DataFrame df = load(kFlatZip).data();
+    ASSERT_EQ(df.rows(), 5u);
+    const size_t id = *df.column_index("id"), cloud = *df.column_index("cloud_cover"),
+                 time = *df.column_index("istac:time_start"), shape = *df.column_index("stac:tensor_shape"),
+                 stats = *df.column_index("geotiff:stats"), geom = *df.column_index("istac:geometry");
+    EXPECT_EQ(df.get_string(1, id), "sample_1");
+    EXPECT_DOUBLE_EQ(df.get_double(1, cloud), 15.0);
+    EXPECT_EQ(df.schema()[time].type, DataType::timestamp());
+    EXPECT_EQ(df.get_int(0, time), 1672531200000000);  // 2023-01-01
+    EXPECT_EQ(df.value(0, shape), Value::list({Value(3), Value(256), Value(256)}));
+    EXPECT_EQ(df.schema()[stats].type, DataType::list(DataType::list(DataType::float32())));
+    EXPECT_EQ(df.value(0, stats).as_list().size(), 3u);
+    EXPECT_EQ(df.schema()[geom].type, DataType::binary());
+    EXPECT_EQ(df.get_string(0, geom).size(), 93u);
+    EXPECT_EQ(df.value(2, "location"), Value("nyc"));
+    EXPECT_THROW(df.get_int(0, id), SchemaError);
+    EXPECT_THROW(df.value(5, 0), std::out_of_range);
+    EXPECT_THROW(df.value(0, "nope"), std::out_of_range);
+}
+
+TEST(ReaderDataFrame, ZipGdalPathsAndBytes) {
+    const DataFrame df = load(kFlatZip).data();
+    const std::string zip = fs::canonical(kFlatZip).string();
+    const uint64_t offsets[] = {200, 259, 315, 369, 425}, sizes[] = {16, 13, 11, 13, 12};
+    for (int64_t i = 0; i < 5; ++i) {
+        EXPECT_EQ(path_of(df.read(i)), "/vsisubfile/" + std::to_string(offsets[i]) + "_" +
+                                           std::to_string(sizes[i]) + "," + zip);
+        const std::string id = "sample_" + std::to_string(i);
+        EXPECT_EQ(df.read_bytes(i), slurp(kFlatFolder + "/DATA/" + id));
+        EXPECT_EQ(df.read_bytes(id), df.read_bytes(i));
+        EXPECT_EQ(df.byte_size(i), sizes[i]);
+    }
+    EXPECT_EQ(path_of(df.read("sample_3")), path_of(df.read(3)));
+}
+
+TEST(ReaderDataFrame, FolderGdalPathsMatchTheReference) {
+    const std::string root = fs::canonical(kNestedFolder).string();
+    const DataFrame top = load(kNestedFolder).data();
+    // Level 0 FOLDER rows point at their __meta__, children read from it at <dir>/<id>.
+    EXPECT_EQ(top.get_string(0, *top.column_index("internal:gdal_vsi")), root + "/DATA/europe/__meta__");
+    const DataFrame europe = frame_of(top.read("europe"));
+    EXPECT_EQ(europe.level(), 1u);
+    EXPECT_EQ(path_of(europe.read(0)), root + "/DATA/europe/item_0");
+    EXPECT_EQ(europe.read_bytes("item_2"), slurp(kNestedFolder + "/DATA/europe/item_2"));
+    // The level-1 view builds paths from internal:relative_path.
+    const DataFrame level1 = load(kNestedFolder).level(1).data();
+    EXPECT_EQ(level1.level(), 1u);
+    EXPECT_EQ(path_of(level1.read(4)), root + "/DATA/americas/item_1");
+}
+
+TEST(ReaderDataFrame, NestedZipNavigationReturnsTheRightBytesDespiteTheLevel1Defect) {
+    const DataFrame top = load(kNestedZip).data();
+    for (const char* region : {"europe", "americas", "asia"}) {
+        const DataFrame children = frame_of(top.read(region));
+        ASSERT_EQ(children.rows(), 3u);
+        for (int64_t i = 0; i < 3; ++i) {
+            const std::string expected = slurp(kNestedFolder + "/DATA/" + region + "/item_" + std::to_string(i));
+            EXPECT_EQ(children.read_bytes(i), expected) << region << "/item_" << i;
+            EXPECT_EQ(children.read_bytes(i), "data_" + std::string(region) + "_" + std::to_string(i));
+        }
+    }
+}
+
+TEST(ReaderDataFrame, NavigatesToAnyDepthWithPaddingHidden) {
+    TempDir dir;
+    const Taco taco = deep_taco(3, 4);
+    for (const char* name : {"deep.tacozip", "deep_folder"}) {
+        SCOPED_TRACE(name);
+        create(taco, dir / name);
+        const DataFrame tiles = load(dir / name).data();
+        EXPECT_EQ(tiles.rows(), 3u);
+        const DataFrame sensors = frame_of(tiles.read("tile_01"));
+        EXPECT_EQ(sensors.rows(), 2u);  // + 2 padding rows in the __meta__, hidden
+        EXPECT_EQ(sensors.level(), 1u);
+        const DataFrame bands = frame_of(sensors.read("sensor_B"));
+        EXPECT_EQ(bands.rows(), 3u);
+        EXPECT_EQ(bands.level(), 2u);
+        EXPECT_EQ(bands.read_bytes("band_G"), sample_bytes("tile_01/sensor_B/band_G"));
+        EXPECT_EQ(bands.value(2, "wavelength"), Value(static_cast<long long>('B')));
+        // The same sample through the level-2 view.
+        const Dataset ds = load(dir / name);
+        const DataFrame row =
+            ds.sql("SELECT * FROM level2 WHERE \"internal:relative_path\" = 'tile_01/sensor_B/band_G'").data();
+        ASSERT_EQ(row.rows(), 1u);
+        EXPECT_EQ(row.read_bytes(0), sample_bytes("tile_01/sensor_B/band_G"));
+    }
+}
+
+TEST(ReaderDataFrame, NavigationErrors) {
+    const DataFrame df = load(kFlatZip).data();
+    std::string msg = error_of<NavigationError>([&] { df.read(5); });
+    EXPECT_TRUE(contains(msg, "position 5 out of range [0, 4]")) << msg;
+    msg = error_of<NavigationError>([&] { df.read(-1); });
+    EXPECT_TRUE(contains(msg, "out of range [0, 4]")) << msg;
+    EXPECT_TRUE(contains(msg, "negative")) << msg;
+    msg = error_of<NavigationError>([&] { df.read("sample_9"); });
+    EXPECT_TRUE(contains(msg, "id 'sample_9' not found")) << msg;
+    EXPECT_TRUE(contains(error_of<NavigationError>([&] { df.read_bytes(17); }), "out of range"));
+
+    const DataFrame top = load(kNestedZip).data();
+    msg = error_of<NavigationError>([&] { top.read_bytes("europe"); });
+    EXPECT_TRUE(contains(msg, "'europe' is a FOLDER")) << msg;
+
+    const DataFrame no_vsi = load(kFlatZip).sql("SELECT id, type FROM data").data();
+    msg = error_of<NavigationError>([&] { no_vsi.read(0); });
+    EXPECT_TRUE(contains(msg, "internal:gdal_vsi")) << msg;
+    const DataFrame no_id = load(kFlatZip).sql("SELECT type, \"internal:gdal_vsi\" FROM data").data();
+    EXPECT_TRUE(contains(error_of<NavigationError>([&] { no_id.read("sample_0"); }), "no string column 'id'"));
+    EXPECT_NO_THROW(no_id.read(0));
+
+    const DataFrame empty = load(kFlatZip).sql("SELECT * FROM data WHERE false").data();
+    EXPECT_TRUE(contains(error_of<NavigationError>([&] { empty.read(0); }), "empty"));
+    EXPECT_TRUE(contains(error_of<NavigationError>([&] { DataFrame().read(0); }), "empty"));
+}
+
+TEST(ReaderDataFrame, FirstRowWinsForRepeatedIds) {
+    const DataFrame df = load(kFlatZip).sql("SELECT * FROM data UNION ALL SELECT * FROM data").data();
+    ASSERT_EQ(df.rows(), 10u);
+    EXPECT_EQ(df.position_of("sample_4"), 4u);
+}
+
+TEST(ReaderDataFrame, StreamsBytesInPieces) {
+    TempDir dir;
+    std::vector<Sample> samples;
+    std::string big(1'000'003, '\0');
+    for (size_t i = 0; i < big.size(); ++i) big[i] = static_cast<char>(i * 7);
+    samples.push_back(Sample::bytes("big", big));
+    create(Taco(Tortilla(std::move(samples)), test_collection()), dir / "big.tacozip");
+    const DataFrame df = load(dir / "big.tacozip").data();
+    std::string got;
+    size_t pieces = 0;
+    EXPECT_EQ(df.stream_bytes(0, [&](std::string_view p) { got += p, ++pieces; }, 4096), big.size());
+    EXPECT_EQ(got, big);
+    EXPECT_EQ(pieces, (big.size() + 4095) / 4096);
+    EXPECT_EQ(df.read_bytes("big"), big);
+}
+
+TEST(ReaderDataFrame, ZeroByteSamplesAndDataFramesOutliveTheirDataset) {
+    TempDir dir;
+    std::vector<Sample> samples;
+    samples.push_back(Sample::bytes("empty", ""));
+    samples.push_back(Sample::bytes("full", "abc"));
+    create(Taco(Tortilla(std::move(samples)), test_collection()), dir / "z.tacozip");
+    DataFrame df;
+    {
+        const Dataset ds = load(dir / "z.tacozip");
+        df = ds.data();
+    }
+    EXPECT_EQ(df.read_bytes("empty"), "");
+    EXPECT_EQ(df.byte_size("empty"), 0u);
+    EXPECT_EQ(df.read_bytes("full"), "abc");
+    EXPECT_EQ(df.format(), ContainerFormat::Zip);
+}
+
+TEST(ReaderDataFrame, DamagedMetaIsReportedWithTheFolder) {
+    TempDir dir;
+    const fs::path copy = copy_fixture(kNestedFolder, dir);
+    spit(copy / "DATA" / "asia" / "__meta__", "garbage");
+    fs::remove(copy / "DATA" / "americas" / "__meta__");
+    const DataFrame top = load(copy).data();
+    std::string msg = error_of<FormatError>([&] { top.read("asia"); });
+    EXPECT_TRUE(contains(msg, "__meta__ of FOLDER 'asia'")) << msg;
+    msg = error_of<FormatError>([&] { top.read("americas"); });
+    EXPECT_TRUE(contains(msg, "FOLDER sample 'americas' has no __meta__")) << msg;
+    EXPECT_EQ(frame_of(top.read("europe")).rows(), 3u);
+}
+
+TEST(ReaderDataFrame, GdalPathBeyondTheEndOfTheFile) {
+    const std::string zip = fs::canonical(kFlatZip).string();
+    const DataFrame df = load(kFlatZip)
+                             .sql("SELECT id, type, '/vsisubfile/9000_500,' || '" + zip +
+                                  "' AS \"internal:gdal_vsi\" FROM data")
+                             .data();
+    const std::string msg = error_of<FormatError>([&] { df.read_bytes(0); });
+    EXPECT_TRUE(contains(msg, "sample 'sample_0' at bytes [9000, 9500) lies outside the file (9193 bytes)")) << msg;
+    const DataFrame bad = load(kFlatZip).sql("SELECT id, type, '/vsisubfile/12,x' AS \"internal:gdal_vsi\" FROM data").data();
+    EXPECT_TRUE(contains(error_of<FormatError>([&] { bad.read_bytes(0); }), "invalid GDAL path"));
+}
+
+}  // namespace
