@@ -1,0 +1,181 @@
+// Native Dataset / DataFrame / validate. The tacoreader-shaped classes in tacocore/_reader.py
+// wrap these. Every call that touches files releases the GIL.
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+#include <nanobind/stl/variant.h>
+#include <nanobind/stl/vector.h>
+
+#include "metadata/result_arrow.hpp"
+#include "py_common.hpp"
+#include "query/dataframe_impl.hpp"
+#include "taco/dataframe.hpp"
+#include "taco/dataset.hpp"
+#include "taco/errors.hpp"
+#include "taco/validate.hpp"
+
+namespace taco::py {
+using namespace nb::literals;
+
+namespace {
+
+// A read(key) result for Python: a VSI path string or a child DataFrame.
+nb::object read_result(ReadResult r) {
+    if (auto* s = std::get_if<std::string>(&r)) return nb::str(s->c_str(), s->size());
+    return nb::cast(std::get<DataFrame>(std::move(r)));
+}
+
+template <typename Key>
+nb::object read_key(const DataFrame& df, Key key) {
+    ReadResult r;
+    {
+        nb::gil_scoped_release release;
+        r = df.read(key);
+    }
+    return read_result(std::move(r));
+}
+
+template <typename Key>
+nb::bytes read_bytes_key(const DataFrame& df, Key key) {
+    std::string bytes;
+    {
+        nb::gil_scoped_release release;
+        bytes = df.read_bytes(key);
+    }
+    return nb::bytes(bytes.data(), bytes.size());
+}
+
+nb::list contacts(const std::vector<Contact>& list) {
+    nb::list out;
+    for (const auto& c : list) {
+        nb::dict d;
+        auto opt = [](const std::optional<std::string>& s) -> nb::object {
+            return s ? nb::object(nb::str(s->c_str())) : nb::none();
+        };
+        d["name"] = opt(c.name);
+        if (c.uses_provider_shape()) {
+            d["roles"] = c.roles ? nb::cast(*c.roles) : nb::none();
+            d["url"] = opt(c.url);
+            d["links"] = c.links ? nb::cast(*c.links) : nb::none();
+        } else {
+            d["organization"] = opt(c.organization);
+            d["email"] = opt(c.email);
+            d["role"] = opt(c.role);
+        }
+        out.append(d);
+    }
+    return out;
+}
+
+// The Arrow PyCapsule protocol: a capsule named "arrow_array_stream" that releases the stream
+// if the consumer never took it.
+nb::object arrow_stream_capsule(const DataFrame& df) {
+    auto* stream = new ArrowArrayStream();
+    const auto& impl = df.impl();
+    if (impl.ctx) {
+        std::lock_guard<std::mutex> lock(impl.ctx->db_mutex);
+        metadata::export_arrow_stream(impl.table, impl.ctx->db, stream);
+    } else {
+        static metadata::DuckSession options_only(1);
+        metadata::export_arrow_stream(impl.table, options_only, stream);
+    }
+    PyObject* capsule = PyCapsule_New(stream, "arrow_array_stream", [](PyObject* cap) {
+        auto* s = static_cast<ArrowArrayStream*>(PyCapsule_GetPointer(cap, "arrow_array_stream"));
+        if (s && s->release) s->release(s);
+        delete s;
+    });
+    if (!capsule) {
+        stream->release(stream);
+        delete stream;
+        throw nb::python_error();
+    }
+    return nb::steal(capsule);
+}
+
+}  // namespace
+
+void bind_reader(nb::module_& m) {
+    nb::class_<DataFrame>(m, "DataFrame", "Rows of one level (or of one FOLDER's children), typed and in memory.")
+        .def("__len__", &DataFrame::rows)
+        .def("__arrow_c_stream__", [](const DataFrame& df, nb::handle) { return arrow_stream_capsule(df); },
+             "requested_schema"_a = nb::none(), "Arrow PyCapsule stream of the rows (columnar, no copy per row).")
+        .def_prop_ro("columns", &DataFrame::column_names)
+        .def_prop_ro("schema", [](const DataFrame& df) {
+            std::vector<std::pair<std::string, std::string>> out;
+            for (const auto& c : df.schema()) out.emplace_back(c.name, c.type.arrow_name());
+            return out;
+        })
+        .def_prop_ro("level", &DataFrame::level)
+        .def_prop_ro("format", [](const DataFrame& df) { return std::string(to_string(df.format())); })
+        .def("value", [](const DataFrame& df, size_t row, const std::string& column) {
+            return from_value(df.value(row, column));
+        }, "row"_a, "column"_a)
+        .def("position_of", &DataFrame::position_of, "id"_a)
+        .def("read", &read_key<int64_t>, "key"_a,
+             "FILE row -> its GDAL VSI path; FOLDER row -> a DataFrame of its children.")
+        .def("read", &read_key<std::string_view>, "key"_a)
+        .def("read_bytes", &read_bytes_key<int64_t>, "key"_a, "The exact bytes of a FILE sample.")
+        .def("read_bytes", &read_bytes_key<std::string_view>, "key"_a)
+        .def("byte_size", nb::overload_cast<int64_t>(&DataFrame::byte_size, nb::const_), "key"_a)
+        .def("byte_size", nb::overload_cast<std::string_view>(&DataFrame::byte_size, nb::const_), "key"_a);
+
+    nb::class_<Dataset>(m, "Dataset", "A loaded TACO dataset: collection metadata and lazy SQL views.")
+        .def_prop_ro("id", &Dataset::id)
+        .def_prop_ro("version", &Dataset::version)
+        .def_prop_ro("description", &Dataset::description)
+        .def_prop_ro("taco_version", &Dataset::taco_version)
+        .def_prop_ro("tasks", &Dataset::tasks)
+        .def_prop_ro("licenses", &Dataset::licenses)
+        .def_prop_ro("providers", [](const Dataset& d) { return contacts(d.providers()); })
+        .def_prop_ro("curators", [](const Dataset& d) -> nb::object {
+            return d.curators() ? nb::object(contacts(*d.curators())) : nb::none();
+        })
+        .def_prop_ro("title", &Dataset::title)
+        .def_prop_ro("keywords", &Dataset::keywords)
+        .def_prop_ro("collection_json", &Dataset::collection_json)
+        .def_prop_ro("path", [](const Dataset& d) { return d.path().string(); })
+        .def_prop_ro("format", [](const Dataset& d) { return std::string(to_string(d.format())); })
+        .def_prop_ro("level_count", &Dataset::level_count)
+        .def_prop_ro("query", &Dataset::query, "The SQL of the current view.")
+        .def("sql", &Dataset::sql, "query"_a, "A new lazy view; `data` names the current one.")
+        .def("level", &Dataset::level, "index"_a, "The view of level `index` (padding hidden).")
+        .def("columns", [](const Dataset& d) {
+            std::vector<ColumnType> cols;
+            {
+                nb::gil_scoped_release release;
+                cols = d.columns();
+            }
+            std::vector<std::pair<std::string, std::string>> out;
+            for (const auto& c : cols) out.emplace_back(c.name, c.type.arrow_name());
+            return out;
+        })
+        .def("count", &Dataset::count, nb::call_guard<nb::gil_scoped_release>())
+        .def("data", &Dataset::data, nb::call_guard<nb::gil_scoped_release>(),
+             "Runs the view; internal:* columns except internal:gdal_vsi are dropped.")
+        .def("data_raw", &Dataset::data_raw, nb::call_guard<nb::gil_scoped_release>(),
+             "Runs the view keeping every column.");
+
+    m.def("load", [](const std::string& path) { return load(path); }, "path"_a,
+          nb::call_guard<nb::gil_scoped_release>(), "Opens a TACO dataset (ZIP or FOLDER).");
+
+    m.def("validate", [](const std::string& path) {
+        ValidationReport report;
+        {
+            nb::gil_scoped_release release;
+            report = validate(path);
+        }
+        nb::list findings;
+        for (const auto& f : report.findings) {
+            nb::dict d;
+            d["severity"] = std::string(to_string(f.severity));
+            d["code"] = f.code;
+            d["location"] = f.location;
+            d["message"] = f.message;
+            findings.append(d);
+        }
+        return findings;
+    }, "path"_a, "Full compliance report: a list of findings (severity, code, location, message).");
+}
+
+}  // namespace taco::py

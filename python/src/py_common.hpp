@@ -1,0 +1,25 @@
+// Shared helpers of the tacocore Python extension: Python <-> Value conversion and the error
+// translation. Each bind_*.cpp file registers one part of the API on the module.
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+#include "taco/value.hpp"
+
+namespace nb = nanobind;
+
+namespace taco::py {
+
+/// Converts a Python object to a typed Value: None, bool, int, float, str, bytes/bytearray/
+/// memoryview, datetime.datetime (naive = UTC) and datetime.date, numpy scalars and arrays
+/// (any dimension, as nested lists), lists and tuples (nested). `what` names the field in errors.
+Value to_value(nb::handle obj, const std::string& what);
+/// Converts a Value back to Python (timestamps become naive UTC datetime objects).
+nb::object from_value(const Value& v);
+
+void bind_errors(nb::module_& m);
+void bind_model(nb::module_& m);
+void bind_reader(nb::module_& m);
+void bind_raster(nb::module_& m);
+
+}  // namespace taco::py

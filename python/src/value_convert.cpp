@@ -1,0 +1,145 @@
+// Python object <-> taco::Value, following the reference's type inference (FORMAT.md §4.6):
+// int -> int64, float -> double, str -> string, bytes -> binary, bool -> bool,
+// datetime -> timestamp[us] (naive = UTC), list -> list<T>; numpy keeps its precision
+// (float32 -> float, int32 -> int32).
+#include <nanobind/stl/string.h>
+
+#include "model/time_format.hpp"
+#include "py_common.hpp"
+#include "taco/errors.hpp"
+
+namespace taco::py {
+using namespace nb::literals;
+namespace {
+
+struct PyTypes {
+    nb::object datetime, date, timedelta, timezone_utc, ndarray, generic;
+};
+
+const PyTypes& types() {
+    static PyTypes t = [] {
+        PyTypes r;
+        nb::module_ dt = nb::module_::import_("datetime");
+        r.datetime = dt.attr("datetime");
+        r.date = dt.attr("date");
+        r.timedelta = dt.attr("timedelta");
+        r.timezone_utc = dt.attr("timezone").attr("utc");
+        nb::module_ np = nb::module_::import_("numpy");
+        r.ndarray = np.attr("ndarray");
+        r.generic = np.attr("generic");
+        return r;
+    }();
+    return t;
+}
+
+int64_t attr_int(nb::handle obj, const char* name) { return nb::cast<int64_t>(obj.attr(name)); }
+
+int64_t datetime_micros(nb::handle obj) {
+    int64_t micros = model::micros_from_civil(attr_int(obj, "year"), static_cast<unsigned>(attr_int(obj, "month")),
+                                              static_cast<unsigned>(attr_int(obj, "day")), attr_int(obj, "hour"),
+                                              attr_int(obj, "minute"), attr_int(obj, "second"),
+                                              attr_int(obj, "microsecond"));
+    nb::object offset = obj.attr("utcoffset")();
+    if (!offset.is_none()) {
+        micros -= (attr_int(offset, "days") * 86400 + attr_int(offset, "seconds")) * 1000000 +
+                  attr_int(offset, "microseconds");
+    }
+    return micros;
+}
+
+Value numpy_value(nb::handle obj, const std::string& what) {
+    nb::object dtype = obj.attr("dtype");
+    std::string kind = nb::cast<std::string>(dtype.attr("kind"));
+    int64_t itemsize = nb::cast<int64_t>(dtype.attr("itemsize"));
+    if (nb::isinstance(obj, types().ndarray)) {
+        int64_t ndim = nb::cast<int64_t>(obj.attr("ndim"));
+        if (ndim == 0) return numpy_value(obj[nb::make_tuple()], what);
+        Value::List items;
+        nb::object seq = nb::list(obj);  // first axis; deeper axes recurse as arrays
+        for (nb::handle item : seq) items.push_back(to_value(item, what));
+        DataType elem;
+        if (ndim == 1) {
+            if (kind == "f") elem = itemsize == 4 ? DataType::float32() : DataType::float64();
+            else if (kind == "i" || kind == "u") elem = itemsize <= 4 && kind == "i" ? DataType::int32() : DataType::int64();
+            else if (kind == "b") elem = DataType::boolean();
+        }
+        return Value::list(elem, std::move(items));
+    }
+    nb::object py = obj.attr("item")();
+    if (kind == "f") return itemsize == 4 ? Value(nb::cast<float>(py)) : Value(nb::cast<double>(py));
+    if (kind == "i" && itemsize <= 4) return Value::int32(nb::cast<int32_t>(py));
+    if (kind == "i" || kind == "u") return Value(nb::cast<long long>(py));
+    if (kind == "b") return Value(nb::cast<bool>(py));
+    if (kind == "M") {
+        nb::object us = obj.attr("astype")("datetime64[us]").attr("astype")("int64");
+        return Value::timestamp(nb::cast<int64_t>(us));
+    }
+    return to_value(py, what);
+}
+
+}  // namespace
+
+Value to_value(nb::handle obj, const std::string& what) {
+    if (obj.is_none()) return Value();
+    if (PyBool_Check(obj.ptr())) return Value(obj.ptr() == Py_True);
+    if (PyLong_Check(obj.ptr())) {
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(obj.ptr(), &overflow);
+        if (overflow) throw SchemaError(what + ": integer " + nb::cast<std::string>(nb::str(obj)) + " does not fit in int64");
+        return Value(v);
+    }
+    if (PyFloat_Check(obj.ptr())) return Value(PyFloat_AsDouble(obj.ptr()));
+    if (PyUnicode_Check(obj.ptr())) {
+        Py_ssize_t n = 0;
+        const char* s = PyUnicode_AsUTF8AndSize(obj.ptr(), &n);
+        if (!s) throw nb::python_error();
+        return Value(std::string(s, static_cast<size_t>(n)));
+    }
+    if (PyBytes_Check(obj.ptr()) || PyByteArray_Check(obj.ptr()) || PyMemoryView_Check(obj.ptr())) {
+        nb::object b = nb::steal(PyBytes_FromObject(obj.ptr()));
+        if (!b) throw nb::python_error();
+        return Value::binary(std::string(PyBytes_AS_STRING(b.ptr()), static_cast<size_t>(PyBytes_GET_SIZE(b.ptr()))));
+    }
+    if (PyList_Check(obj.ptr()) || PyTuple_Check(obj.ptr())) {
+        Value::List items;
+        for (nb::handle item : obj) items.push_back(to_value(item, what));
+        return Value::list(std::move(items));
+    }
+    const PyTypes& t = types();
+    if (nb::isinstance(obj, t.datetime)) return Value::timestamp(datetime_micros(obj));
+    if (nb::isinstance(obj, t.date)) {
+        return Value::timestamp(model::micros_from_civil(attr_int(obj, "year"), static_cast<unsigned>(attr_int(obj, "month")),
+                                                         static_cast<unsigned>(attr_int(obj, "day")), 0, 0, 0, 0));
+    }
+    if (nb::isinstance(obj, t.ndarray) || nb::isinstance(obj, t.generic)) return numpy_value(obj, what);
+    throw SchemaError(what + ": cannot store a value of Python type " +
+                      nb::cast<std::string>(nb::str(nb::handle(reinterpret_cast<PyObject*>(Py_TYPE(obj.ptr()))).attr("__name__"))) +
+                      " (expected None, bool, int, float, str, bytes, datetime, a list or a numpy value)");
+}
+
+nb::object from_value(const Value& v) {
+    if (v.is_null()) return nb::none();
+    switch (v.type().id()) {
+        case TypeId::Bool: return nb::bool_(v.as_bool());
+        case TypeId::Int32:
+        case TypeId::Int64: return nb::int_(v.as_int());
+        case TypeId::Float32:
+        case TypeId::Float64: return nb::float_(v.as_double());
+        case TypeId::String: return nb::str(v.as_string().c_str(), v.as_string().size());
+        case TypeId::Binary: return nb::bytes(v.as_string().data(), v.as_string().size());
+        case TypeId::Timestamp: {
+            const PyTypes& t = types();
+            nb::object epoch = t.datetime(1970, 1, 1);
+            return epoch + t.timedelta("microseconds"_a = v.as_int());
+        }
+        case TypeId::List: {
+            nb::list out;
+            for (const auto& item : v.as_list()) out.append(from_value(item));
+            return out;
+        }
+        case TypeId::Null: break;
+    }
+    return nb::none();
+}
+
+}  // namespace taco::py

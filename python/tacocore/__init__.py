@@ -1,0 +1,39 @@
+"""tacocore: TACO 2.0 datasets for Earth Observation machine learning, on a native core.
+
+Reading mirrors tacoreader (``load``, ``TacoDataset``, ``TacoDataFrame``, ``.sql``, ``.data``,
+``.read``) and creating mirrors tacotoolbox (``Sample``, ``Tortilla``, ``Taco``, ``create``), so
+switching is a change of import. Results are pyarrow tables; sample pixels decode to numpy.
+"""
+
+from ._core import (
+    TacoError,
+    TacoFormatError,
+    TacoIOError,
+    TacoNavigationError,
+    TacoPitError,
+    TacoQueryError,
+    TacoSchemaError,
+)
+from ._reader import TacoDataFrame, TacoDataset, load, validate
+from ._toolbox import Sample, Taco, Tortilla, create
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "load",
+    "validate",
+    "TacoDataset",
+    "TacoDataFrame",
+    "Sample",
+    "Tortilla",
+    "Taco",
+    "create",
+    "TacoError",
+    "TacoFormatError",
+    "TacoSchemaError",
+    "TacoPitError",
+    "TacoQueryError",
+    "TacoIOError",
+    "TacoNavigationError",
+    "__version__",
+]

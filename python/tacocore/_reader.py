@@ -1,0 +1,252 @@
+"""Reading datasets with tacoreader's names: load, TacoDataset, TacoDataFrame."""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+from typing import Any, Iterable, List, Optional, Sequence, Union
+
+from . import _core
+
+__all__ = ["load", "validate", "TacoDataset", "TacoDataFrame", "PITSchema"]
+
+
+def load(path: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]) -> "TacoDataset":
+    """Opens a TACO dataset: a ``.tacozip``/``.zip`` file or a FOLDER with COLLECTION.json.
+
+    A list with one path loads that path; an empty list raises TacoQueryError.
+    """
+    if isinstance(path, (list, tuple)):
+        if not path:
+            raise _core.TacoQueryError("Cannot load empty list of paths")
+        if len(path) > 1:
+            raise _core.TacoQueryError(
+                f"loading {len(path)} datasets at once needs concat, which tacocore does not offer yet; "
+                "load them one by one")
+        path = path[0]
+    return TacoDataset(_core.load(os.fspath(path)))
+
+
+def validate(path: Union[str, os.PathLike]) -> list:
+    """Full compliance report: a list of findings {severity, code, location, message}; empty if valid."""
+    return _core.validate(os.fspath(path))
+
+
+class PITSchema:
+    """The `taco:pit_schema` of a dataset: ``root`` {n, type} and ``hierarchy`` {"1": [patterns]}."""
+
+    def __init__(self, doc: dict) -> None:
+        self._doc = doc
+        self.root = doc.get("root", {})
+        self.hierarchy = doc.get("hierarchy", {})
+
+    def max_depth(self) -> int:
+        return len(self.hierarchy)
+
+    def to_dict(self) -> dict:
+        return json.loads(json.dumps(self._doc))
+
+    def __repr__(self) -> str:
+        return f"PITSchema(root={self.root.get('type')}, max_depth={self.max_depth()})"
+
+
+class TacoDataset:
+    """A loaded dataset: collection metadata plus a lazy SQL view (``data`` names the current view)."""
+
+    def __init__(self, native: "_core.Dataset", parent: Optional["TacoDataset"] = None) -> None:
+        self._native = native
+        self._collection = parent._collection if parent else json.loads(native.collection_json)
+        self._closed = False
+
+    # --- collection metadata -------------------------------------------------------------------
+    id = property(lambda self: self._native.id)
+    version = property(lambda self: self._native.version)
+    description = property(lambda self: self._native.description)
+    tasks = property(lambda self: list(self._native.tasks))
+    licenses = property(lambda self: list(self._native.licenses))
+    providers = property(lambda self: self._native.providers)
+    curators = property(lambda self: self._native.curators)
+    title = property(lambda self: self._native.title)
+    keywords = property(lambda self: self._native.keywords)
+    taco_version = property(lambda self: self._native.taco_version)
+    format = property(lambda self: self._native.format, doc='"zip" or "folder".')
+    path = property(lambda self: self._native.path)
+
+    @property
+    def extent(self) -> Optional[dict]:
+        return self._collection.get("extent")
+
+    @property
+    def collection(self) -> dict:
+        """A copy of the whole COLLECTION.json document."""
+        return json.loads(json.dumps(self._collection))
+
+    @property
+    def pit_schema(self) -> PITSchema:
+        return PITSchema(self._collection.get("taco:pit_schema", {}))
+
+    @property
+    def field_schema(self) -> dict:
+        return self._collection.get("taco:field_schema", {})
+
+    # --- queries -------------------------------------------------------------------------------
+    def sql(self, query: str) -> "TacoDataset":
+        """A new lazy view from ``query``, where ``data`` is this dataset's current view.
+
+        Nothing runs until ``.data`` is asked for. ``level1``..``levelN`` name the deeper levels.
+        """
+        self._check_open()
+        return TacoDataset(self._native.sql(query), self)
+
+    @property
+    def data(self) -> "TacoDataFrame":
+        """Runs the view; keeps ``internal:gdal_vsi`` but no other internal column."""
+        self._check_open()
+        return TacoDataFrame(self._native.data())
+
+    @property
+    def data_raw(self) -> "TacoDataFrame":
+        """Runs the view keeping every column, internal ones included."""
+        self._check_open()
+        return TacoDataFrame(self._native.data_raw())
+
+    def count(self) -> int:
+        """Rows in the current view."""
+        return self._native.count()
+
+    # --- lifetime --------------------------------------------------------------------------------
+    def close(self) -> None:
+        """Releases this view; safe to call twice. Other views of the same dataset stay usable."""
+        self._closed = True
+
+    def __enter__(self) -> "TacoDataset":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise _core.TacoQueryError(f"dataset '{self.id}' is closed")
+
+    # --- display ---------------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        lines = [f"<TacoDataset '{self.id}'>", f"├── Version: {self.version}",
+                 f"├── Format: {self.format} ({self.path})"]
+        desc = self.description
+        lines.append(f"├── Description: {desc[:80] + '...' if len(desc) > 80 else desc}")
+        lines.append(f"├── Tasks: {', '.join(self.tasks)}")
+        ext = self.extent or {}
+        if ext.get("spatial"):
+            lines.append("├── Spatial Extent: [" + ", ".join(f"{v:.2f}°" for v in ext["spatial"]) + "]")
+        if ext.get("temporal"):
+            lines.append(f"├── Temporal Extent: {ext['temporal'][0]} → {ext['temporal'][1]}")
+        lines.append(f"└── Levels: {self._native.level_count} (root: {self.pit_schema.root.get('n')} "
+                     f"{self.pit_schema.root.get('type')})")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        e = html.escape
+        rows = [("id", self.id), ("version", self.version), ("format", self.format),
+                ("description", self.description), ("tasks", ", ".join(self.tasks)),
+                ("licenses", ", ".join(self.licenses)), ("levels", str(self._native.level_count))]
+        ext = self.extent or {}
+        if ext.get("spatial"):
+            rows.append(("spatial", ", ".join(f"{v:.1f}" for v in ext["spatial"])))
+        if ext.get("temporal"):
+            rows.append(("temporal", " → ".join(ext["temporal"])))
+        body = "".join(f"<tr><th style='text-align:left'>{e(k)}</th><td>{e(str(v))}</td></tr>" for k, v in rows)
+        fields = "".join(
+            f"<li><b>{e(level)}</b>: {e(', '.join(f[0] for f in cols))}</li>"
+            for level, cols in self.field_schema.items())
+        title = e(self.title or self.id)
+        return (f"<div class='tacocore-dataset'><h4>{title}</h4><table>{body}</table>"
+                f"<details><summary>Fields by level</summary><ul>{fields}</ul></details></div>")
+
+
+class TacoDataFrame:
+    """Materialized rows of one level (or of one FOLDER's children) with navigation."""
+
+    def __init__(self, native: "_core.DataFrame") -> None:
+        self._native = native
+        self._arrow = None
+
+    # --- shape -----------------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self._native)
+
+    @property
+    def columns(self) -> List[str]:
+        return list(self._native.columns)
+
+    @property
+    def shape(self) -> tuple:
+        return (len(self), len(self.columns))
+
+    @property
+    def level(self) -> int:
+        return self._native.level
+
+    # --- conversion ------------------------------------------------------------------------------
+    def to_arrow(self):
+        """The rows as a pyarrow Table, exported through the Arrow C stream interface (no per-row work)."""
+        if self._arrow is None:
+            import pyarrow as pa
+            self._arrow = pa.RecordBatchReader.from_stream(self._native).read_all()
+        return self._arrow
+
+    def to_pandas(self):
+        """The rows as a pandas DataFrame (needs pandas)."""
+        return self.to_arrow().to_pandas()
+
+    def to_polars(self):
+        """The rows as a polars DataFrame (needs polars)."""
+        import polars as pl
+        return pl.from_arrow(self.to_arrow())
+
+    def head(self, n: int = 5):
+        return self.to_arrow().slice(0, n)
+
+    def tail(self, n: int = 5):
+        t = self.to_arrow()
+        return t.slice(max(0, len(t) - n))
+
+    def __getitem__(self, key: Any):
+        return self.to_arrow()[key]
+
+    # --- navigation and sample data --------------------------------------------------------------
+    def read(self, key: Union[int, str]) -> Union[str, "TacoDataFrame"]:
+        """FILE row → its GDAL VSI path; FOLDER row → a TacoDataFrame of its children."""
+        result = self._native.read(_key(key))
+        return result if isinstance(result, str) else TacoDataFrame(result)
+
+    def read_bytes(self, key: Union[int, str]) -> bytes:
+        """The exact bytes of a FILE sample, straight from the container."""
+        return self._native.read_bytes(_key(key))
+
+    def read_array(self, key: Union[int, str]):
+        """A FILE sample decoded by GDAL into a numpy array (bands, height, width)."""
+        return _core.read_array(self._file_path(key))
+
+    def read_arrays(self, keys: Iterable[Union[int, str]], threads: Optional[int] = None) -> list:
+        """Many FILE samples decoded in parallel (``threads`` defaults to all cores), in order."""
+        paths = [self._file_path(k) for k in keys]
+        return _core.read_arrays(paths, threads or 0)
+
+    def _file_path(self, key: Union[int, str]) -> str:
+        result = self._native.read(_key(key))
+        if not isinstance(result, str):
+            raise _core.TacoNavigationError(f"sample {key!r} is a FOLDER; read() into it to reach its files")
+        return result
+
+    def __repr__(self) -> str:
+        return f"{self.head(10)}\n[TacoDataFrame: {len(self)} rows, level={self.level}, format={self._native.format}]"
+
+
+def _key(key: Union[int, str]) -> Union[int, str]:
+    if isinstance(key, bool) or not isinstance(key, (int, str)):
+        raise _core.TacoNavigationError(f"read() takes a position (int) or an id (str), not {type(key).__name__}")
+    if isinstance(key, int) and key < 0:
+        raise _core.TacoNavigationError(f"Position {key} out of range: negative positions are not allowed")
+    return key

@@ -1,0 +1,208 @@
+"""Creating datasets with tacotoolbox's names: Sample, Tortilla, Taco, create."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Iterable, Optional, Sequence, Union
+
+from . import _core
+
+__all__ = ["Sample", "Tortilla", "Taco", "create"]
+
+_COLLECTION_FIELDS = ("id", "dataset_version", "description", "licenses", "providers", "tasks",
+                      "taco_version", "title", "curators", "keywords", "extent")
+
+
+class Sample:
+    """The smallest unit of a dataset: a FILE (a path or ``bytes``) or a FOLDER (a Tortilla).
+
+    ``Sample(id, path, type="auto", **metadata)`` as in tacotoolbox. Extra keyword arguments
+    become extension fields (``cloud_cover=12.5``, ``**{"stac:crs": "EPSG:4326"}``).
+    """
+
+    def __init__(self, id: str, path: Union[str, os.PathLike, bytes, bytearray, memoryview, "Tortilla"],
+                 type: str = "auto", **metadata: Any) -> None:
+        if isinstance(path, Tortilla):
+            inferred = "FOLDER"
+            native = _core.Sample.folder(id, path._native)
+        elif isinstance(path, (bytes, bytearray, memoryview)):
+            inferred = "FILE"
+            native = _core.Sample.from_bytes(id, bytes(path))
+        elif isinstance(path, (str, os.PathLike)):
+            inferred = "FILE"
+            native = _core.Sample.file(id, os.fspath(path))
+        else:
+            raise _core.TacoSchemaError(
+                f"sample '{id}': path must be a file path, bytes or a Tortilla, not {type_name(path)}")
+        if type not in ("auto", inferred):
+            raise _core.TacoSchemaError(
+                f"sample '{id}': type {type!r} does not match its path (which makes a {inferred})")
+        self._native = native
+        self._tortilla = path if isinstance(path, Tortilla) else None
+        for key, value in metadata.items():
+            native.set(key, value)
+
+    @classmethod
+    def _wrap(cls, native: "_core.Sample") -> "Sample":
+        obj = cls.__new__(cls)
+        obj._native = native
+        obj._tortilla = None
+        return obj
+
+    id = property(lambda self: self._native.id, doc="The sample id.")
+    type = property(lambda self: self._native.type, doc='"FILE" or "FOLDER".')
+    size = property(lambda self: self._native.size, doc="Bytes of the FILE (or of every FILE below a FOLDER).")
+
+    @property
+    def path(self) -> Union[Path, "Tortilla", None]:
+        """The file path, the Tortilla of a FOLDER, or None for in-memory bytes."""
+        if self._tortilla is not None:
+            return self._tortilla
+        p = self._native.path
+        return Path(p) if p is not None else None
+
+    @property
+    def metadata(self) -> dict:
+        """Extension fields as a dict, in insertion order."""
+        return self._native.fields()
+
+    def extend_with(self, fields: Union[dict, Any]) -> "Sample":
+        """Adds extension fields from a dict (or a pydantic model / object with ``model_dump``)."""
+        for key, value in _as_dict(fields, "extend_with").items():
+            self._native.set(key, value)
+        return self
+
+    def pop(self, key: str) -> Any:
+        """Removes an extension field and returns its value (KeyError if absent)."""
+        return self._native.pop(key)
+
+    def __getitem__(self, key: str) -> Any:
+        return self._native.get(key)
+
+    def __repr__(self) -> str:
+        return f"Sample(id={self.id!r}, type={self.type!r}, size={self.size}, fields={list(self.metadata)})"
+
+
+class Tortilla:
+    """Samples sharing one metadata schema: ``Tortilla(samples, pad_to=None, strict_schema=True)``."""
+
+    def __init__(self, samples: Sequence[Sample], pad_to: Optional[int] = None, strict_schema: bool = True) -> None:
+        if not isinstance(samples, (list, tuple)):
+            samples = list(samples)
+        natives = []
+        for i, s in enumerate(samples):
+            if not isinstance(s, Sample):
+                raise _core.TacoSchemaError(f"Tortilla: item {i} is a {type_name(s)}, expected a Sample")
+            natives.append(s._native)
+        self._native = _core.Tortilla(natives, pad_to, strict_schema)
+
+    @property
+    def samples(self) -> list:
+        """The samples, padding included."""
+        return [Sample._wrap(s) for s in self._native.samples]
+
+    @property
+    def schema(self) -> list:
+        """[(column, arrow type)] shared by all samples."""
+        return self._native.schema
+
+    def extend_with(self, columns: dict) -> "Tortilla":
+        """Adds columns computed over the whole tortilla: ``{name: [one value per sample]}``."""
+        self._native = self._native.with_columns(_as_dict(columns, "Tortilla.extend_with"))
+        return self
+
+    def __len__(self) -> int:
+        return len(self._native)
+
+    def __getitem__(self, i: int) -> Sample:
+        return Sample._wrap(self._native[i])
+
+    def __repr__(self) -> str:
+        return f"Tortilla({len(self)} samples, depth={self._native.depth}, columns={[c for c, _ in self.schema]})"
+
+
+class Taco:
+    """A complete dataset: the root Tortilla plus COLLECTION metadata, validated on construction.
+
+    Same signature as tacotoolbox's ``Taco``; ``taco_version`` defaults to "2.0.0" (the
+    specification). Extra keyword arguments become TACO-level extension keys of COLLECTION.json.
+    """
+
+    def __init__(self, tortilla: Tortilla, id: str, dataset_version: str, description: str,
+                 licenses: Iterable[str], providers: Iterable[Any], tasks: Iterable[str],
+                 taco_version: str = "2.0.0", title: Optional[str] = None,
+                 curators: Optional[Iterable[Any]] = None, keywords: Optional[Iterable[str]] = None,
+                 extent: Optional[Any] = None, **extensions: Any) -> None:
+        if not isinstance(tortilla, Tortilla):
+            raise _core.TacoSchemaError(f"Taco: tortilla must be a Tortilla, not {type_name(tortilla)}")
+        fields = {
+            "id": id, "dataset_version": dataset_version, "description": description,
+            "licenses": list(licenses), "providers": [_as_dict(p, "providers") for p in providers],
+            "tasks": list(tasks), "taco_version": taco_version, "title": title,
+            "curators": None if curators is None else [_as_dict(c, "curators") for c in curators],
+            "keywords": None if keywords is None else list(keywords),
+        }
+        if extent is not None:
+            fields["extent"] = _extent_dict(extent)
+        for key, value in extensions.items():
+            fields[key] = _jsonable(value)
+        self._native = _core.Taco(tortilla._native, json.dumps(fields))
+        self.tortilla = tortilla
+        self._fields = fields
+
+    def __getattr__(self, name: str) -> Any:
+        fields = self.__dict__.get("_fields", {})
+        if name in fields:
+            return fields[name]
+        raise AttributeError(name)
+
+    @property
+    def collection(self) -> dict:
+        """The COLLECTION.json document this dataset will be written with."""
+        return json.loads(self._native.collection_json())
+
+
+def create(taco: Taco, output: Union[str, os.PathLike], output_format: str = "auto", overwrite: bool = False,
+           compression_level: int = 3, **_ignored: Any) -> list:
+    """Writes ``taco`` to ``output`` (ZIP for ``.zip``/``.tacozip``, else FOLDER); returns [Path].
+
+    Nothing is left behind on failure, and an existing output is refused unless ``overwrite``.
+    """
+    if output_format not in ("auto", "zip", "folder"):
+        raise _core.TacoSchemaError(f"output_format must be 'auto', 'zip' or 'folder', not {output_format!r}")
+    summary = _core.create(taco._native, os.fspath(output), output_format, overwrite, compression_level)
+    return [Path(summary["path"])]
+
+
+def type_name(obj: Any) -> str:
+    return type(obj).__name__
+
+
+def _as_dict(obj: Any, what: str) -> dict:
+    if isinstance(obj, dict):
+        return obj
+    if hasattr(obj, "model_dump"):
+        return obj.model_dump()
+    if hasattr(obj, "__dict__"):
+        return {k: v for k, v in vars(obj).items() if not k.startswith("_")}
+    raise _core.TacoSchemaError(f"{what}: expected a dict, not {type_name(obj)}")
+
+
+def _extent_dict(extent: Any) -> dict:
+    if isinstance(extent, (list, tuple)) and len(extent) == 4:
+        return {"spatial": [float(v) for v in extent], "temporal": None}
+    d = _as_dict(extent, "extent")
+    return {"spatial": [float(v) for v in d.get("spatial", (-180, -90, 180, 90))],
+            "temporal": None if d.get("temporal") is None else [str(t) for t in d["temporal"]]}
+
+
+def _jsonable(value: Any) -> Any:
+    if hasattr(value, "model_dump"):
+        return value.model_dump()
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    return value
