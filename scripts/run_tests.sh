@@ -1,22 +1,31 @@
 #!/usr/bin/env bash
-# Every test suite, in order of speed: C++ unit tests, CLI tests, interop tests against the
-# reference tools (pytest), and a tiny run of the benchmark harness so it cannot rot.
-# Prints a closing 'N passed, N failed' line and exits non-zero if anything failed.
+# Every test suite, fastest first: C++ unit tests, then the Python package (built and installed
+# into .venv like `pip install .`), then pytest over the CLI, interop (against the reference tools
+# from PyPI) and Python suites, then a tiny run of the benchmark harness so it cannot rot.
+# Prints a closing 'N passed, N failed' line over the suites; exits non-zero if anything failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
-failed_suites=()
+passed=0
+failed=()
 run_suite() {
     local name="$1"; shift
     echo "=== $name"
-    if "$@"; then echo "=== $name: ok"; else echo "=== $name: FAILED"; failed_suites+=("$name"); fi
+    local start=$SECONDS
+    if "$@"; then
+        echo "=== $name: ok ($((SECONDS - start)) s)"
+        passed=$((passed + 1))
+    else
+        echo "=== $name: FAILED ($((SECONDS - start)) s)"
+        failed+=("$name")
+    fi
 }
 run_suite unit ./build/bin/taco_unit_tests --gtest_brief=1
-run_suite cli-and-interop "$PY" -m pytest -q -p no:cacheprovider tests/cli tests/interop
+run_suite python-package ./scripts/install_python.sh
+run_suite pytest "$PY" -m pytest -q -p no:cacheprovider tests/cli tests/interop tests/python
 if [ -f bench/run.py ]; then
     run_suite bench-harness "$PY" bench/run.py --profile tiny --out build/bench-tiny --no-report
 fi
-total=3
-[ -f bench/run.py ] || total=2
-echo "suites: $((total - ${#failed_suites[@]})) passed, ${#failed_suites[@]} failed"
-[ ${#failed_suites[@]} -eq 0 ]
+[ ${#failed[@]} -eq 0 ] || echo "failed suites: ${failed[*]}"
+echo "suites: $passed passed, ${#failed[@]} failed"
+[ ${#failed[@]} -eq 0 ]

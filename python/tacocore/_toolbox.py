@@ -183,11 +183,39 @@ def type_name(obj: Any) -> str:
 def _as_dict(obj: Any, what: str) -> dict:
     if isinstance(obj, dict):
         return obj
+    if type(obj).__module__.startswith("pyarrow") and hasattr(obj, "num_rows"):
+        return _arrow_row(obj, what)
     if hasattr(obj, "model_dump"):
         return obj.model_dump()
     if hasattr(obj, "__dict__"):
         return {k: v for k, v in vars(obj).items() if not k.startswith("_")}
     raise _core.TacoSchemaError(f"{what}: expected a dict, not {type_name(obj)}")
+
+
+def _arrow_row(table: Any, what: str) -> dict:
+    """A 1-row pyarrow Table (tacotoolbox's extension output) as {column: value}, keeping Arrow
+    precision: float32 stays float32, int32 stays int32, lists keep their element type."""
+    if table.num_rows != 1:
+        raise _core.TacoSchemaError(f"{what}: a pyarrow Table must have exactly 1 row, not {table.num_rows}")
+    return {name: _arrow_value(table.column(name).type, table.column(name)[0].as_py())
+            for name in table.column_names}
+
+
+def _arrow_value(arrow_type: Any, value: Any) -> Any:
+    import numpy as np
+    import pyarrow as pa
+    if value is None:
+        return None
+    if pa.types.is_float32(arrow_type):
+        return np.float32(value)
+    if pa.types.is_int32(arrow_type) or pa.types.is_int16(arrow_type) or pa.types.is_int8(arrow_type):
+        return np.int32(value)
+    if pa.types.is_list(arrow_type) or pa.types.is_large_list(arrow_type):
+        items = [_arrow_value(arrow_type.value_type, v) for v in value]
+        if pa.types.is_float32(arrow_type.value_type):
+            return np.asarray(items, dtype=np.float32) if None not in items else items
+        return items
+    return value
 
 
 def _extent_dict(extent: Any) -> dict:

@@ -7,26 +7,16 @@
 #include <numeric>
 
 #include "io/file.hpp"
+#include "format/zip_constants.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::format {
 
 namespace {
 
-constexpr uint32_t kLocalHeaderSignature = 0x04034b50;
-constexpr uint32_t kCentralHeaderSignature = 0x02014b50;
-constexpr uint32_t kEndSignature = 0x06054b50;
-constexpr uint32_t kZip64EndSignature = 0x06064b50;
-constexpr uint32_t kZip64LocatorSignature = 0x07064b50;
-
-constexpr size_t kLocalHeaderFixed = 30;
-constexpr size_t kCentralHeaderFixed = 46;
-constexpr size_t kEndSize = 22;
-constexpr size_t kZip64EndSize = 56;
-constexpr size_t kZip64LocatorSize = 20;
+using namespace zip;  // signatures and record sizes
 constexpr size_t kMaxComment = 0xFFFF;
 constexpr uint32_t kMax32 = 0xFFFFFFFFu;
-constexpr uint16_t kZip64ExtraId = 0x0001;
 // Index slots hold the upper 32 bits of the name's hash (a tag that rejects most mismatches
 // without touching the entry) and the entry index + 1; 0 marks a free slot.
 constexpr uint64_t kEmptySlot = 0;

@@ -13,6 +13,7 @@
 #include "io/crc32.hpp"
 #include "model/utf8.hpp"
 #include "io/file.hpp"
+#include "format/zip_constants.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::format {
@@ -25,24 +26,13 @@ constexpr uint64_t kHoleBlock = uint64_t{64} << 10;
 constexpr uint64_t kMax32 = 0xFFFFFFFFu;
 constexpr size_t kMaxNameLength = 0xFFFF;
 
-constexpr uint32_t kLocalHeaderSignature = 0x04034b50;
-constexpr uint32_t kCentralHeaderSignature = 0x02014b50;
-constexpr uint32_t kEndSignature = 0x06054b50;
-constexpr uint32_t kZip64EndSignature = 0x06064b50;
-constexpr uint32_t kZip64LocatorSignature = 0x07064b50;
-
-constexpr size_t kLocalHeaderFixed = 30;
-constexpr size_t kCentralHeaderFixed = 46;
-constexpr size_t kEndSize = 22;
-constexpr size_t kZip64EndSize = 56;
-constexpr size_t kZip64LocatorSize = 20;
+using namespace zip;  // signatures and record sizes
 
 // Values libzip writes (FORMAT.md §2.5, §2.6).
 constexpr uint16_t kVersionMadeBy = 0x033F;  // UNIX, spec 6.3
 constexpr uint16_t kVersionStore = 10;
 constexpr uint16_t kVersionZip64 = 45;
 constexpr uint16_t kFlagUtf8Name = 0x0800;
-constexpr uint16_t kZip64ExtraId = 0x0001;
 
 void put16(uint8_t* p, uint16_t v) {
     p[0] = static_cast<uint8_t>(v);
