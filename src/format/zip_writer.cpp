@@ -145,7 +145,8 @@ size_t ZipWriter::add_file(std::string_view name, const std::filesystem::path& s
     if (!S_ISREG(st.st_mode)) {
         throw IoError("cannot add '" + src.string() + "' to '" + name_ + "': not a regular file");
     }
-    ::posix_fadvise(src_fd, 0, 0, POSIX_FADV_SEQUENTIAL);  // only a hint; failure is harmless
+    // Read-ahead hint for big files only: for small ones the syscall costs more than it saves.
+    if (static_cast<uint64_t>(st.st_size) >= (uint64_t{1} << 20)) ::posix_fadvise(src_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     const auto size = static_cast<uint64_t>(st.st_size);
     const DosDateTime time = attrs.time ? *attrs.time : to_dos_date_time(st.st_mtime);
     const uint32_t external_attr =

@@ -34,16 +34,19 @@ std::vector<Node> scan(const fs::path& dir, const std::string& rel_prefix) {
         n.id = name;
         n.rel = rel_prefix + name;
         n.path = entry.path();
-        auto st = fs::status(entry.path(), ec);  // follows symlinks
+        // is_directory / is_regular_file use the type the directory listing gave (d_type) and
+        // stat only symlinks, which they follow: one syscall saved per file.
+        bool is_dir = entry.is_directory(ec);
+        bool is_file = !ec && !is_dir && entry.is_regular_file(ec);
         if (ec) throw IoError("cannot stat " + entry.path().string() + ": " + ec.message());
-        if (fs::is_directory(st)) {
+        if (is_dir) {
             n.folder = true;
             n.children = scan(entry.path(), n.rel + "/");
             if (n.children.empty()) {
                 throw IoError("directory " + entry.path().string() +
                               " has no files: a FOLDER sample needs at least one child");
             }
-        } else if (!fs::is_regular_file(st)) {
+        } else if (!is_file) {
             throw IoError(entry.path().string() + " is neither a regular file nor a directory");
         }
         nodes.push_back(std::move(n));
@@ -169,7 +172,7 @@ void check_all_keys_used(const Table& table, const std::vector<Node>& nodes, con
 Tortilla tortilla_from_directory(const fs::path& dir, const DirectoryOptions& options) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) throw IoError("input directory not found: " + dir.string());
-    std::vector<Node> nodes = scan(dir, "");
+    std::vector<Node> nodes = scan(fs::absolute(dir), "");
     if (nodes.empty()) throw IoError("input directory " + dir.string() + " has no files");
     std::optional<Table> table;
     std::vector<std::set<size_t>> used;
