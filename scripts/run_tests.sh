@@ -21,6 +21,7 @@ run_suite() {
     fi
 }
 run_suite unit ./build/bin/taco_unit_tests --gtest_brief=1
+run_suite readme-example ./build/bin/example_quickstart build/example-quickstart
 run_suite python-package ./scripts/install_python.sh
 run_suite pytest "$PY" -m pytest -q -p no:cacheprovider tests/cli tests/interop tests/python
 if [ -f bench/run.py ]; then
