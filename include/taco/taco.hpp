@@ -2,8 +2,11 @@
 #pragma once
 
 #include "taco/collection.hpp"
+#include "taco/dataframe.hpp"
+#include "taco/dataset.hpp"
 #include "taco/errors.hpp"
 #include "taco/sample.hpp"
 #include "taco/tortilla.hpp"
+#include "taco/validate.hpp"
 #include "taco/value.hpp"
 #include "taco/writer.hpp"

@@ -31,7 +31,8 @@ inline const std::string kNestedAZip = kFixtures + "/tacotoolbox/zip/nested_a/ne
 inline const std::string kNestedBZip = kFixtures + "/tacotoolbox/zip/nested_b/nested_b.tacozip";
 
 inline std::vector<std::string> all_fixtures() {
-    return {kFlatZip, kNestedZip, kFlatFolder, kNestedFolder, kSimpleZip, kSimpleFolder, kNestedAZip, kNestedBZip};
+    return {kFlatZip,   kNestedZip,    kFlatFolder, kNestedFolder,
+            kSimpleZip, kSimpleFolder, kNestedAZip, kNestedBZip};
 }
 
 class TempDir {
@@ -87,7 +88,9 @@ inline CollectionInfo test_collection(const std::string& id = "reader_test") {
 }
 
 /// The bytes of FILE sample `path` (ids joined by '/') in the datasets made below.
-inline std::string sample_bytes(const std::string& path) { return "bytes of " + path; }
+inline std::string sample_bytes(const std::string& path) {
+    return "bytes of " + path;
+}
 
 /// A flat dataset of `n` FILE samples `s0..s{n-1}` with columns cloud (double), label (string),
 /// count (int64).

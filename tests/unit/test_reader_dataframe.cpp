@@ -2,6 +2,7 @@
 // §A10), raw bytes, and the navigation errors.
 #include <gtest/gtest.h>
 
+#include "query/dataframe_impl.hpp"
 #include "reader_test_util.hpp"
 
 using namespace taco;
@@ -9,15 +10,21 @@ using namespace taco::test;
 
 namespace {
 
-const std::string& path_of(const ReadResult& r) { return std::get<std::string>(r); }
-const DataFrame& frame_of(const ReadResult& r) { return std::get<DataFrame>(r); }
+const std::string& path_of(const ReadResult& r) {
+    return std::get<std::string>(r);
+}
+const DataFrame& frame_of(const ReadResult& r) {
+    return std::get<DataFrame>(r);
+}
 
 TEST(ReaderDataFrame, TypedCellsOfTheFlatFixture) {
     const DataFrame df = load(kFlatZip).data();
     ASSERT_EQ(df.rows(), 5u);
     const size_t id = *df.column_index("id"), cloud = *df.column_index("cloud_cover"),
-                 time = *df.column_index("istac:time_start"), shape = *df.column_index("stac:tensor_shape"),
-                 stats = *df.column_index("geotiff:stats"), geom = *df.column_index("istac:geometry");
+                 time = *df.column_index("istac:time_start"),
+                 shape = *df.column_index("stac:tensor_shape"),
+                 stats = *df.column_index("geotiff:stats"),
+                 geom = *df.column_index("istac:geometry");
     EXPECT_EQ(df.get_string(1, id), "sample_1");
     EXPECT_DOUBLE_EQ(df.get_double(1, cloud), 15.0);
     EXPECT_EQ(df.schema()[time].type, DataType::timestamp());
@@ -52,7 +59,8 @@ TEST(ReaderDataFrame, FolderGdalPathsMatchTheReference) {
     const std::string root = fs::canonical(kNestedFolder).string();
     const DataFrame top = load(kNestedFolder).data();
     // Level 0 FOLDER rows point at their __meta__, children read from it at <dir>/<id>.
-    EXPECT_EQ(top.get_string(0, *top.column_index("internal:gdal_vsi")), root + "/DATA/europe/__meta__");
+    EXPECT_EQ(top.get_string(0, *top.column_index("internal:gdal_vsi")),
+              root + "/DATA/europe/__meta__");
     const DataFrame europe = frame_of(top.read("europe"));
     EXPECT_EQ(europe.level(), 1u);
     EXPECT_EQ(path_of(europe.read(0)), root + "/DATA/europe/item_0");
@@ -69,9 +77,11 @@ TEST(ReaderDataFrame, NestedZipNavigationReturnsTheRightBytesDespiteTheLevel1Def
         const DataFrame children = frame_of(top.read(region));
         ASSERT_EQ(children.rows(), 3u);
         for (int64_t i = 0; i < 3; ++i) {
-            const std::string expected = slurp(kNestedFolder + "/DATA/" + region + "/item_" + std::to_string(i));
+            const std::string expected =
+                slurp(kNestedFolder + "/DATA/" + region + "/item_" + std::to_string(i));
             EXPECT_EQ(children.read_bytes(i), expected) << region << "/item_" << i;
-            EXPECT_EQ(children.read_bytes(i), "data_" + std::string(region) + "_" + std::to_string(i));
+            EXPECT_EQ(children.read_bytes(i),
+                      "data_" + std::string(region) + "_" + std::to_string(i));
         }
     }
 }
@@ -94,11 +104,21 @@ TEST(ReaderDataFrame, NavigatesToAnyDepthWithPaddingHidden) {
         EXPECT_EQ(bands.value(2, "wavelength"), Value(static_cast<long long>('B')));
         // The same sample through the level-2 view.
         const Dataset ds = load(dir / name);
-        const DataFrame row =
-            ds.sql("SELECT * FROM level2 WHERE \"internal:relative_path\" = 'tile_01/sensor_B/band_G'").data();
+        const DataFrame row = ds.sql(
+                                    "SELECT * FROM level2 WHERE \"internal:relative_path\" = "
+                                    "'tile_01/sensor_B/band_G'")
+                                  .data();
         ASSERT_EQ(row.rows(), 1u);
         EXPECT_EQ(row.read_bytes(0), sample_bytes("tile_01/sensor_B/band_G"));
     }
+}
+
+TEST(ReaderDataFrame, FolderChildrenAreReadOnceAndShared) {
+    const DataFrame top = load(kNestedZip).data();
+    const DataFrame a = frame_of(top.read("asia"));
+    const DataFrame b = frame_of(top.read(2));
+    EXPECT_EQ(a.impl().table.get(), b.impl().table.get());
+    EXPECT_EQ(a.read_bytes("item_0"), b.read_bytes("item_0"));
 }
 
 TEST(ReaderDataFrame, NavigationErrors) {
@@ -119,8 +139,10 @@ TEST(ReaderDataFrame, NavigationErrors) {
     const DataFrame no_vsi = load(kFlatZip).sql("SELECT id, type FROM data").data();
     msg = error_of<NavigationError>([&] { no_vsi.read(0); });
     EXPECT_TRUE(contains(msg, "internal:gdal_vsi")) << msg;
-    const DataFrame no_id = load(kFlatZip).sql("SELECT type, \"internal:gdal_vsi\" FROM data").data();
-    EXPECT_TRUE(contains(error_of<NavigationError>([&] { no_id.read("sample_0"); }), "no string column 'id'"));
+    const DataFrame no_id =
+        load(kFlatZip).sql("SELECT type, \"internal:gdal_vsi\" FROM data").data();
+    EXPECT_TRUE(contains(error_of<NavigationError>([&] { no_id.read("sample_0"); }),
+                         "no string column 'id'"));
     EXPECT_NO_THROW(no_id.read(0));
 
     const DataFrame empty = load(kFlatZip).sql("SELECT * FROM data WHERE false").data();
@@ -129,7 +151,8 @@ TEST(ReaderDataFrame, NavigationErrors) {
 }
 
 TEST(ReaderDataFrame, FirstRowWinsForRepeatedIds) {
-    const DataFrame df = load(kFlatZip).sql("SELECT * FROM data UNION ALL SELECT * FROM data").data();
+    const DataFrame df =
+        load(kFlatZip).sql("SELECT * FROM data UNION ALL SELECT * FROM data").data();
     ASSERT_EQ(df.rows(), 10u);
     EXPECT_EQ(df.position_of("sample_4"), 4u);
 }
@@ -144,7 +167,9 @@ TEST(ReaderDataFrame, StreamsBytesInPieces) {
     const DataFrame df = load(dir / "big.tacozip").data();
     std::string got;
     size_t pieces = 0;
-    EXPECT_EQ(df.stream_bytes(0, [&](std::string_view p) { got += p, ++pieces; }, 4096), big.size());
+    EXPECT_EQ(df.stream_bytes(
+                  0, [&](std::string_view p) { got += p, ++pieces; }, 4096),
+              big.size());
     EXPECT_EQ(got, big);
     EXPECT_EQ(pieces, (big.size() + 4095) / 4096);
     EXPECT_EQ(df.read_bytes("big"), big);
@@ -187,8 +212,13 @@ TEST(ReaderDataFrame, GdalPathBeyondTheEndOfTheFile) {
                                   "' AS \"internal:gdal_vsi\" FROM data")
                              .data();
     const std::string msg = error_of<FormatError>([&] { df.read_bytes(0); });
-    EXPECT_TRUE(contains(msg, "sample 'sample_0' at bytes [9000, 9500) lies outside the file (9193 bytes)")) << msg;
-    const DataFrame bad = load(kFlatZip).sql("SELECT id, type, '/vsisubfile/12,x' AS \"internal:gdal_vsi\" FROM data").data();
+    EXPECT_TRUE(
+        contains(msg, "sample 'sample_0' at bytes [9000, 9500) lies outside the file (9193 bytes)"))
+        << msg;
+    const DataFrame bad =
+        load(kFlatZip)
+            .sql("SELECT id, type, '/vsisubfile/12,x' AS \"internal:gdal_vsi\" FROM data")
+            .data();
     EXPECT_TRUE(contains(error_of<FormatError>([&] { bad.read_bytes(0); }), "invalid GDAL path"));
 }
 

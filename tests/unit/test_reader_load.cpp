@@ -90,7 +90,8 @@ TEST(ReaderLoad, ReadsOwnDatasetsInBothContainers) {
 // --- format detection errors -------------------------------------------------------------------
 
 TEST(ReaderLoad, MissingPathIsAnIoErrorNamingIt) {
-    EXPECT_TRUE(contains(error_of<IoError>([] { load("/nonexistent/x.tacozip"); }), "/nonexistent/x.tacozip"));
+    EXPECT_TRUE(contains(error_of<IoError>([] { load("/nonexistent/x.tacozip"); }),
+                         "/nonexistent/x.tacozip"));
     EXPECT_TRUE(contains(error_of<IoError>([] { load("/nonexistent/dir"); }), "/nonexistent/dir"));
 }
 
@@ -106,8 +107,10 @@ TEST(ReaderLoad, LegacyFormatsPointAtMigration) {
     }
     // Same magic under another name: recognised by content.
     spit(dir / "renamed.bin", "#y" + std::string(200, '\0'));
-    EXPECT_TRUE(contains(error_of<FormatError>([&] { load(dir / "renamed.bin"); }), "legacy TACO v1"));
-    EXPECT_TRUE(contains(error_of<FormatError>([] { load("tacofoundation:sen2venus"); }), "legacy"));
+    EXPECT_TRUE(
+        contains(error_of<FormatError>([&] { load(dir / "renamed.bin"); }), "legacy TACO v1"));
+    EXPECT_TRUE(
+        contains(error_of<FormatError>([] { load("tacofoundation:sen2venus"); }), "legacy"));
 }
 
 TEST(ReaderLoad, TacocatLayoutsAreRecognisedAndRefused) {
@@ -121,7 +124,8 @@ TEST(ReaderLoad, TacocatLayoutsAreRecognisedAndRefused) {
     fs::create_directories(dir / "legacy");
     spit(dir / "legacy" / "__TACOCAT__", "TACOCAT");
     EXPECT_TRUE(contains(error_of<FormatError>([&] { load(dir / "legacy"); }), "__TACOCAT__"));
-    EXPECT_TRUE(contains(error_of<FormatError>([&] { load(dir / "legacy" / "__TACOCAT__"); }), "__TACOCAT__"));
+    EXPECT_TRUE(contains(error_of<FormatError>([&] { load(dir / "legacy" / "__TACOCAT__"); }),
+                         "__TACOCAT__"));
 }
 
 TEST(ReaderLoad, DirectoryWithoutCollectionSaysWhatIsMissing) {
@@ -139,7 +143,8 @@ TEST(ReaderLoad, ZipUnderAnotherNameIsDetectedByContent) {
     EXPECT_EQ(ds.format(), ContainerFormat::Zip);
     EXPECT_EQ(ds.data().rows(), 5u);
     spit(dir / "random.bin", "hello");
-    EXPECT_TRUE(contains(error_of<FormatError>([&] { load(dir / "random.bin"); }), "not a TACO dataset"));
+    EXPECT_TRUE(
+        contains(error_of<FormatError>([&] { load(dir / "random.bin"); }), "not a TACO dataset"));
 }
 
 // --- ZIP error paths -----------------------------------------------------------------------------
@@ -160,7 +165,8 @@ TEST(ReaderLoad, BadHeaderEntryName) {
     std::string bytes = slurp(kFlatZip);
     bytes[30] = 'X';
     spit(dir / "bad.tacozip", bytes);
-    EXPECT_TRUE(contains(error_of<FormatError>([&] { load(dir / "bad.tacozip"); }), "expected 'TACO_HEADER'"));
+    EXPECT_TRUE(contains(error_of<FormatError>([&] { load(dir / "bad.tacozip"); }),
+                         "expected 'TACO_HEADER'"));
 }
 
 TEST(ReaderLoad, UnfinishedHeaderWithNoSlots) {
@@ -224,31 +230,36 @@ TEST(ReaderLoad, MalformedCollectionJsonInZip) {
 
 TEST(ReaderLoad, CollectionWithoutIdOrPitSchema) {
     TempDir dir;
-    EXPECT_TRUE(contains(error_of<FormatError>([&] {
-                             load(zip_with_collection(dir, R"({"taco:pit_schema": {"root": {"n": 5, "type": "FILE"}}})"));
-                         }),
-                         "required key 'id' is missing"));
-    EXPECT_TRUE(contains(error_of<FormatError>([&] { load(zip_with_collection(dir, R"({"id": "x"})")); }),
-                         "'taco:pit_schema' is missing"));
+    EXPECT_TRUE(
+        contains(error_of<FormatError>([&] {
+                     load(zip_with_collection(
+                         dir, R"({"taco:pit_schema": {"root": {"n": 5, "type": "FILE"}}})"));
+                 }),
+                 "required key 'id' is missing"));
+    EXPECT_TRUE(
+        contains(error_of<FormatError>([&] { load(zip_with_collection(dir, R"({"id": "x"})")); }),
+                 "'taco:pit_schema' is missing"));
 }
 
 TEST(ReaderLoad, InvalidPitSchemaIsASchemaError) {
     TempDir dir;
     const std::string msg = error_of<SchemaError>([&] {
         load(zip_with_collection(
-            dir, R"({"id": "x", "taco:pit_schema": {"root": {"n": 5, "type": "FILE"}, "hierarchy": {"1": [{"n": 1, "type": ["FILE"], "id": ["a", "b"]}]}}})"));
+            dir,
+            R"({"id": "x", "taco:pit_schema": {"root": {"n": 5, "type": "FILE"}, "hierarchy": {"1": [{"n": 1, "type": ["FILE"], "id": ["a", "b"]}]}}})"));
     });
     EXPECT_TRUE(contains(msg, "1 types but 2 ids")) << msg;
     const std::string bad_root = error_of<SchemaError>([&] {
-        load(zip_with_collection(dir, R"({"id": "x", "taco:pit_schema": {"root": {"n": 5, "type": "BLOB"}}})"));
+        load(zip_with_collection(
+            dir, R"({"id": "x", "taco:pit_schema": {"root": {"n": 5, "type": "BLOB"}}})"));
     });
     EXPECT_TRUE(contains(bad_root, "root.type")) << bad_root;
 }
 
 TEST(ReaderLoad, CollectionWithoutDatasetVersionReportsUnknown) {
     TempDir dir;
-    const Dataset ds =
-        load(zip_with_collection(dir, R"({"id": "x", "taco:pit_schema": {"root": {"n": 5, "type": "FILE"}}})"));
+    const Dataset ds = load(zip_with_collection(
+        dir, R"({"id": "x", "taco:pit_schema": {"root": {"n": 5, "type": "FILE"}}})"));
     EXPECT_EQ(ds.version(), "unknown");
     EXPECT_EQ(ds.id(), "x");
     EXPECT_TRUE(ds.field_schema().empty());
@@ -264,7 +275,8 @@ TEST(ReaderLoad, FolderErrors) {
     EXPECT_TRUE(contains(msg, "malformed JSON")) << msg;
     EXPECT_TRUE(contains(msg, "COLLECTION.json")) << msg;
 
-    fs::copy_file(kFlatFolder + "/COLLECTION.json", copy / "COLLECTION.json", fs::copy_options::overwrite_existing);
+    fs::copy_file(kFlatFolder + "/COLLECTION.json", copy / "COLLECTION.json",
+                  fs::copy_options::overwrite_existing);
     fs::remove(copy / "METADATA" / "level0.parquet");
     msg = error_of<FormatError>([&] { load(copy); });
     EXPECT_TRUE(contains(msg, "METADATA/level0.parquet not found")) << msg;
@@ -288,9 +300,11 @@ TEST(ReaderLoad, LevelWithoutRequiredColumn) {
     const fs::path copy = copy_fixture(kNestedFolder, dir);
     const fs::path level1 = copy / "METADATA" / "level1.parquet";
     duck("COPY (SELECT * EXCLUDE (\"internal:relative_path\") FROM read_parquet('" +
-         (kNestedFolder + "/METADATA/level1.parquet") + "')) TO '" + level1.string() + "' (FORMAT parquet)");
+         (kNestedFolder + "/METADATA/level1.parquet") + "')) TO '" + level1.string() +
+         "' (FORMAT parquet)");
     const std::string msg = error_of<FormatError>([&] { load(copy); });
-    EXPECT_TRUE(contains(msg, "METADATA/level1.parquet has no column 'internal:relative_path'")) << msg;
+    EXPECT_TRUE(contains(msg, "METADATA/level1.parquet has no column 'internal:relative_path'"))
+        << msg;
 }
 
 // --- what older or other writers produce --------------------------------------------------------
@@ -299,13 +313,14 @@ TEST(ReaderLoad, AcceptsTablesWithoutCurrentIdAndWithExtraColumns) {
     TempDir dir;
     const fs::path copy = copy_fixture(kNestedFolder, dir);
     for (const char* level : {"level0.parquet", "level1.parquet"}) {
-        duck("COPY (SELECT * EXCLUDE (\"internal:current_id\") FROM read_parquet('" + kNestedFolder +
-             "/METADATA/" + level + "')) TO '" + (copy / "METADATA" / level).string() + "' (FORMAT parquet)");
+        duck("COPY (SELECT * EXCLUDE (\"internal:current_id\") FROM read_parquet('" +
+             kNestedFolder + "/METADATA/" + level + "')) TO '" +
+             (copy / "METADATA" / level).string() + "' (FORMAT parquet)");
     }
     // A __meta__ with extra columns, as tacobridge's folder2zip writes them.
     const fs::path meta = copy / "DATA" / "europe" / "__meta__";
-    duck("COPY (SELECT *, 7 AS \"internal:current_id\", 'x' AS extra FROM read_parquet('" + kNestedFolder +
-         "/DATA/europe/__meta__')) TO '" + meta.string() + "' (FORMAT parquet)");
+    duck("COPY (SELECT *, 7 AS \"internal:current_id\", 'x' AS extra FROM read_parquet('" +
+         kNestedFolder + "/DATA/europe/__meta__')) TO '" + meta.string() + "' (FORMAT parquet)");
     const Dataset ds = load(copy);
     const DataFrame top = ds.data();
     EXPECT_EQ(top.rows(), 3u);

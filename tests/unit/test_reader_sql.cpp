@@ -21,7 +21,8 @@ std::vector<std::string> ids_of(const DataFrame& df) {
 TEST(SqlCompose, WrapsPlainQueries) {
     EXPECT_EQ(bind_data_view("SELECT * FROM level0", "SELECT id FROM data"),
               "WITH data AS (SELECT * FROM level0) SELECT id FROM data");
-    EXPECT_EQ(bind_data_view("V", "  from data where x; ;  "), "WITH data AS (V)   from data where x");
+    EXPECT_EQ(bind_data_view("V", "  from data where x; ;  "),
+              "WITH data AS (V)   from data where x");
 }
 
 TEST(SqlCompose, MergesIntoTheUsersWithClause) {
@@ -35,7 +36,8 @@ TEST(SqlCompose, MergesIntoTheUsersWithClause) {
 }
 
 TEST(SqlCompose, WrapsDescribeAndSummarize) {
-    EXPECT_EQ(bind_data_view("V", "SUMMARIZE data"), "WITH data AS (V) SELECT * FROM (SUMMARIZE data)");
+    EXPECT_EQ(bind_data_view("V", "SUMMARIZE data"),
+              "WITH data AS (V) SELECT * FROM (SUMMARIZE data)");
     EXPECT_EQ(bind_data_view("V", "describe select * from data"),
               "WITH data AS (V) SELECT * FROM (describe select * from data)");
 }
@@ -46,7 +48,8 @@ TEST(SqlCompose, DropsTrailingCommentsSoChainingStaysValid) {
 }
 
 TEST(SqlCompose, RejectsEmptyAndMultipleStatements) {
-    EXPECT_TRUE(contains(error_of<QueryError>([] { bind_data_view("V", "  -- nothing\n"); }), "empty"));
+    EXPECT_TRUE(
+        contains(error_of<QueryError>([] { bind_data_view("V", "  -- nothing\n"); }), "empty"));
     EXPECT_TRUE(contains(error_of<QueryError>([] { bind_data_view("V", "SELECT 1; SELECT 2"); }),
                          "one SQL statement"));
 }
@@ -56,9 +59,11 @@ TEST(DatasetSql, EverySpellingOfDataIsTheCurrentView) {
     const Dataset filtered = ds.sql("SELECT * FROM data WHERE cloud_cover >= 30");
     EXPECT_EQ(filtered.count(), 3u);
     // Each of these would read the unfiltered view under tacoreader's text replacement.
-    for (const char* q : {"select * from data", "SELECT * FROM  data", "SELECT d.* FROM level0 x JOIN data d USING (id)",
-                          "SELECT * FROM (SELECT * FROM data) t", "WITH t AS (SELECT * FROM data) SELECT * FROM t",
-                          "FROM data", "SELECT * FROM \"data\"", "SELECT * FROM data WHERE id IN (SELECT id FROM data)"}) {
+    for (const char* q :
+         {"select * from data", "SELECT * FROM  data",
+          "SELECT d.* FROM level0 x JOIN data d USING (id)", "SELECT * FROM (SELECT * FROM data) t",
+          "WITH t AS (SELECT * FROM data) SELECT * FROM t", "FROM data", "SELECT * FROM \"data\"",
+          "SELECT * FROM data WHERE id IN (SELECT id FROM data)"}) {
         SCOPED_TRACE(q);
         EXPECT_EQ(filtered.sql(q).count(), 3u);
     }
@@ -66,7 +71,8 @@ TEST(DatasetSql, EverySpellingOfDataIsTheCurrentView) {
 
 TEST(DatasetSql, LeavesOtherIdentifiersAndLiteralsAlone) {
     const Dataset ds = load(kFlatZip);
-    const DataFrame df = ds.sql("SELECT 'FROM data' AS \"data_x\", id FROM data ORDER BY id LIMIT 1").data();
+    const DataFrame df =
+        ds.sql("SELECT 'FROM data' AS \"data_x\", id FROM data ORDER BY id LIMIT 1").data();
     ASSERT_EQ(df.rows(), 1u);
     EXPECT_EQ(df.schema()[0].name, "data_x");
     EXPECT_EQ(df.get_string(0, 0), "FROM data");
@@ -99,7 +105,8 @@ TEST(DatasetSql, IsLazyUntilRowsAreAskedFor) {
 
 TEST(DatasetSql, ColumnsWithoutRunning) {
     const Dataset ds = load(kFlatZip);
-    const auto cols = ds.sql("SELECT id, cloud_cover * 2 AS c2, \"stac:tensor_shape\" FROM data").columns();
+    const auto cols =
+        ds.sql("SELECT id, cloud_cover * 2 AS c2, \"stac:tensor_shape\" FROM data").columns();
     ASSERT_EQ(cols.size(), 3u);
     EXPECT_EQ(cols[1].name, "c2");
     EXPECT_EQ(cols[1].type, DataType::float64());
@@ -108,10 +115,11 @@ TEST(DatasetSql, ColumnsWithoutRunning) {
 
 TEST(DatasetSql, TypesWithoutTacoEquivalentAreConverted) {
     const Dataset ds = load(kFlatZip);
-    const DataFrame df = ds.sql(
-                              "SELECT sum(cloud_cover::INTEGER) AS s, 1.5 AS dec, DATE '2024-02-03' AS d, "
-                              "{'a': 1} AS st, [1, 2]::TINYINT[2] AS arr, NULL AS n FROM data")
-                             .data();
+    const DataFrame df =
+        ds.sql(
+              "SELECT sum(cloud_cover::INTEGER) AS s, 1.5 AS dec, DATE '2024-02-03' AS d, "
+              "{'a': 1} AS st, [1, 2]::TINYINT[2] AS arr, NULL AS n FROM data")
+            .data();
     ASSERT_EQ(df.rows(), 1u);
     EXPECT_EQ(df.schema()[0].type, DataType::int64());
     EXPECT_EQ(df.get_int(0, 0), 150);
@@ -125,7 +133,9 @@ TEST(DatasetSql, TypesWithoutTacoEquivalentAreConverted) {
 
 TEST(DatasetSql, RepeatedColumnNamesSurvive) {
     const Dataset ds = load(kFlatZip);
-    const DataFrame df = ds.sql("SELECT a.id, b.id, a.\"internal:offset\" FROM data a JOIN data b USING (id)").data();
+    const DataFrame df =
+        ds.sql("SELECT a.id, b.id, a.\"internal:offset\" FROM data a JOIN data b USING (id)")
+            .data();
     ASSERT_EQ(df.columns(), 2u);  // data() drops internal:offset, the two ids stay
     EXPECT_EQ(df.schema()[0].name, "id");
     EXPECT_EQ(df.schema()[1].name, "id");
@@ -135,7 +145,7 @@ TEST(DatasetSql, LevelViewsHidePaddingAndAddGdalVsi) {
     TempDir dir;
     create(deep_taco(3, 4), dir / "deep.tacozip");
     const Dataset ds = load(dir / "deep.tacozip");
-    EXPECT_EQ(ds.count(), 3u);          // level 0 padded to 4
+    EXPECT_EQ(ds.count(), 3u);           // level 0 padded to 4
     EXPECT_EQ(ds.level(1).count(), 6u);  // each tile: 2 sensors + 2 padding
     EXPECT_EQ(ds.level(2).count(), 18u);
     EXPECT_EQ(ds.sql("SELECT * FROM level2_table").count(), 24u);
@@ -156,6 +166,36 @@ TEST(DatasetSql, DataDropsInternalColumnsButDataRawKeepsThem) {
     const DataFrame only_internal = ds.sql("SELECT \"internal:offset\" FROM data").data();
     EXPECT_EQ(only_internal.columns(), 0u);
     EXPECT_EQ(only_internal.rows(), 3u);
+}
+
+// data() of a level view is built without SQL expressions (ResultTable::derive); it must give
+// exactly what the SQL view gives.
+void expect_same_frames(const DataFrame& a, const DataFrame& b) {
+    ASSERT_EQ(a.rows(), b.rows());
+    ASSERT_EQ(a.schema(), b.schema());
+    for (size_t r = 0; r < a.rows(); ++r)
+        for (size_t c = 0; c < a.columns(); ++c)
+            ASSERT_EQ(a.value(r, c), b.value(r, c)) << "row " << r << " col " << c;
+}
+
+TEST(DatasetSql, LevelDataEqualsTheSqlView) {
+    TempDir dir;
+    const Taco padded = deep_taco(3, 4);
+    create(padded, dir / "deep.tacozip");
+    create(padded, dir / "deep_folder");
+    std::vector<std::string> paths = all_fixtures();
+    paths.push_back((dir / "deep.tacozip").string());
+    paths.push_back((dir / "deep_folder").string());
+    for (const auto& path : paths) {
+        SCOPED_TRACE(path);
+        const Dataset ds = load(path);
+        for (size_t i = 0; i < ds.level_count(); ++i) {
+            const std::string view = "SELECT * FROM level" + std::to_string(i);
+            expect_same_frames(ds.level(i).data(), ds.sql(view).data());
+            expect_same_frames(ds.level(i).data_raw(), ds.sql(view).data_raw());
+        }
+        expect_same_frames(ds.data(), ds.sql("SELECT * FROM data").data());
+    }
 }
 
 }  // namespace

@@ -12,7 +12,8 @@ namespace {
 std::string dump(const ValidationReport& r) {
     std::string out;
     for (const auto& f : r.findings) {
-        out += std::string(to_string(f.severity)) + " " + f.code + " @ " + f.location + ": " + f.message + "\n";
+        out += std::string(to_string(f.severity)) + " " + f.code + " @ " + f.location + ": " +
+               f.message + "\n";
     }
     return out;
 }
@@ -26,10 +27,12 @@ const Finding* find(const ValidationReport& r, const std::string& code) {
 }
 
 void rewrite_parquet(const fs::path& target, const std::string& source, const std::string& select) {
-    duck("COPY (" + select + " FROM read_parquet('" + source + "')) TO '" + target.string() + "' (FORMAT parquet)");
+    duck("COPY (" + select + " FROM read_parquet('" + source + "')) TO '" + target.string() +
+         "' (FORMAT parquet)");
 }
 
-// --- ZIP ------------------------------------------------------------------------------------------
+// --- ZIP
+// ------------------------------------------------------------------------------------------
 
 TEST(ValidateCorrupt, HeaderCrcMismatch) {
     TempDir dir;
@@ -62,7 +65,8 @@ TEST(ValidateCorrupt, TruncatedZip) {
     EXPECT_TRUE(find(r, "zip.directory"));
     const Finding* slot = find(r, "zip.header-slot");
     ASSERT_TRUE(slot);
-    EXPECT_TRUE(contains(slot->message, "COLLECTION.json at (6238, 2451) lies outside the file (7000 bytes)"))
+    EXPECT_TRUE(contains(slot->message,
+                         "COLLECTION.json at (6238, 2451) lies outside the file (7000 bytes)"))
         << slot->message;
 }
 
@@ -119,7 +123,8 @@ TEST(ValidateCorrupt, FindingsPerCheckAreCapped) {
     EXPECT_EQ(r.findings[2].severity, Severity::Error);
 }
 
-// --- FOLDER ---------------------------------------------------------------------------------------
+// --- FOLDER
+// ---------------------------------------------------------------------------------------
 
 TEST(ValidateCorrupt, MissingAndStrayFiles) {
     TempDir dir;
@@ -163,7 +168,8 @@ TEST(ValidateCorrupt, CollectionProblems) {
     const ValidationReport r = validate(copy);
     const Finding* pit = find(r, "collection.pit-schema");
     ASSERT_TRUE(pit);
-    EXPECT_TRUE(contains(pit->message, "root.n is 4, but METADATA/level0.parquet has 3 rows")) << pit->message;
+    EXPECT_TRUE(contains(pit->message, "root.n is 4, but METADATA/level0.parquet has 3 rows"))
+        << pit->message;
     const Finding* field = find(r, "collection.field");
     ASSERT_TRUE(field);
     EXPECT_TRUE(contains(field->message, "'licenses' is missing")) << field->message;
@@ -198,35 +204,42 @@ TEST(ValidateCorrupt, MetaDisagreesWithTheLevelTable) {
     EXPECT_TRUE(contains(children->message, "'item_9'")) << children->message;
     const Finding* schema = find(r, "pit.schema");
     ASSERT_TRUE(schema);
-    EXPECT_TRUE(contains(schema->message, "column 'cloud_cover' has type VARCHAR")) << schema->message;
+    EXPECT_TRUE(contains(schema->message, "column 'cloud_cover' has type VARCHAR"))
+        << schema->message;
     EXPECT_TRUE(contains(schema->message, "DOUBLE")) << schema->message;
 }
 
 TEST(ValidateCorrupt, RowProblemsInALevelTable) {
     TempDir dir;
     const fs::path copy = copy_fixture(kNestedFolder, dir);
-    rewrite_parquet(copy / "METADATA" / "level1.parquet", kNestedFolder + "/METADATA/level1.parquet",
+    rewrite_parquet(copy / "METADATA" / "level1.parquet",
+                    kNestedFolder + "/METADATA/level1.parquet",
                     "SELECT * REPLACE ("
-                    "CASE WHEN \"internal:current_id\" = 1 THEN 'europe/item_x' ELSE \"internal:relative_path\" END "
+                    "CASE WHEN \"internal:current_id\" = 1 THEN 'europe/item_x' ELSE "
+                    "\"internal:relative_path\" END "
                     "AS \"internal:relative_path\", "
-                    "CASE WHEN \"internal:current_id\" = 8 THEN 7 ELSE \"internal:parent_id\" END AS \"internal:parent_id\")");
+                    "CASE WHEN \"internal:current_id\" = 8 THEN 7 ELSE \"internal:parent_id\" END "
+                    "AS \"internal:parent_id\")");
     const ValidationReport r = validate(copy);
     const Finding* rel = find(r, "row.relative-path");
     ASSERT_TRUE(rel);
     EXPECT_EQ(rel->location, "METADATA/level1.parquet row 1 (europe/item_1)");
-    EXPECT_TRUE(contains(rel->message, "is 'europe/item_x', expected 'europe/item_1'")) << rel->message;
+    EXPECT_TRUE(contains(rel->message, "is 'europe/item_x', expected 'europe/item_1'"))
+        << rel->message;
     const Finding* parent = find(r, "row.parent");
     ASSERT_TRUE(parent);
-    EXPECT_TRUE(contains(parent->message, "internal:parent_id 7 is not a row of METADATA/level0.parquet"))
+    EXPECT_TRUE(
+        contains(parent->message, "internal:parent_id 7 is not a row of METADATA/level0.parquet"))
         << parent->message;
 }
 
 TEST(ValidateCorrupt, DuplicateIdsAndBadTypes) {
     TempDir dir;
     const fs::path copy = copy_fixture(kFlatFolder, dir);
-    rewrite_parquet(copy / "METADATA" / "level0.parquet", kFlatFolder + "/METADATA/level0.parquet",
-                    "SELECT * REPLACE (CASE WHEN id = 'sample_1' THEN 'sample_0' ELSE id END AS id, "
-                    "CASE WHEN id = 'sample_4' THEN 'BLOB' ELSE type END AS type)");
+    rewrite_parquet(
+        copy / "METADATA" / "level0.parquet", kFlatFolder + "/METADATA/level0.parquet",
+        "SELECT * REPLACE (CASE WHEN id = 'sample_1' THEN 'sample_0' ELSE id END AS id, "
+        "CASE WHEN id = 'sample_4' THEN 'BLOB' ELSE type END AS type)");
     const ValidationReport r = validate(copy);
     const Finding* dup = find(r, "row.duplicate-id");
     ASSERT_TRUE(dup);
@@ -240,10 +253,12 @@ TEST(ValidateCorrupt, Pit1Violation) {
     TempDir dir;
     const fs::path copy = copy_fixture(kNestedFolder, dir);
     // asia's second child becomes a differently named sample, consistently everywhere.
-    rewrite_parquet(copy / "METADATA" / "level1.parquet", kNestedFolder + "/METADATA/level1.parquet",
+    rewrite_parquet(copy / "METADATA" / "level1.parquet",
+                    kNestedFolder + "/METADATA/level1.parquet",
                     "SELECT * REPLACE ("
                     "CASE WHEN \"internal:current_id\" = 7 THEN 'other' ELSE id END AS id, "
-                    "CASE WHEN \"internal:current_id\" = 7 THEN 'asia/other' ELSE \"internal:relative_path\" END "
+                    "CASE WHEN \"internal:current_id\" = 7 THEN 'asia/other' ELSE "
+                    "\"internal:relative_path\" END "
                     "AS \"internal:relative_path\")");
     rewrite_parquet(copy / "DATA" / "asia" / "__meta__", kNestedFolder + "/DATA/asia/__meta__",
                     "SELECT * REPLACE (CASE WHEN id = 'item_1' THEN 'other' ELSE id END AS id)");
@@ -262,14 +277,17 @@ TEST(ValidateCorrupt, Pit1Violation) {
 TEST(ValidateCorrupt, MissingRequiredColumns) {
     TempDir dir;
     const fs::path copy = copy_fixture(kNestedFolder, dir);
-    rewrite_parquet(copy / "METADATA" / "level1.parquet", kNestedFolder + "/METADATA/level1.parquet",
+    rewrite_parquet(copy / "METADATA" / "level1.parquet",
+                    kNestedFolder + "/METADATA/level1.parquet",
                     "SELECT * EXCLUDE (\"internal:parent_id\", \"internal:current_id\")");
     const ValidationReport r = validate(copy);
     bool parent_error = false, current_info = false;
     for (const auto& f : r.findings) {
         if (f.code != "table.column" || f.location != "METADATA/level1.parquet") continue;
-        parent_error |= f.severity == Severity::Error && contains(f.message, "'internal:parent_id'");
-        current_info |= f.severity == Severity::Info && contains(f.message, "'internal:current_id'");
+        parent_error |=
+            f.severity == Severity::Error && contains(f.message, "'internal:parent_id'");
+        current_info |=
+            f.severity == Severity::Info && contains(f.message, "'internal:current_id'");
     }
     EXPECT_TRUE(parent_error) << dump(r);
     EXPECT_TRUE(current_info) << dump(r);

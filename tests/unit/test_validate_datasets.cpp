@@ -12,7 +12,8 @@ namespace {
 std::string dump(const ValidationReport& r) {
     std::string out;
     for (const auto& f : r.findings) {
-        out += std::string(to_string(f.severity)) + " " + f.code + " @ " + f.location + ": " + f.message + "\n";
+        out += std::string(to_string(f.severity)) + " " + f.code + " @ " + f.location + ": " +
+               f.message + "\n";
     }
     return out;
 }
@@ -38,7 +39,8 @@ TEST(ValidateDatasets, ReportsTheLevel1DefectOfNestedZip) {
         EXPECT_TRUE(contains(f.location, "METADATA/level1.parquet row ")) << f.location;
     }
     EXPECT_EQ(r.findings[0].location, "METADATA/level1.parquet row 0 (europe/item_0)");
-    EXPECT_TRUE(contains(r.findings[0].message, "(390, 15) point at ZIP entry 'DATA/americas/item_0'"))
+    EXPECT_TRUE(
+        contains(r.findings[0].message, "(390, 15) point at ZIP entry 'DATA/americas/item_0'"))
         << r.findings[0].message;
     EXPECT_TRUE(contains(r.findings[0].message, "expected 'DATA/europe/item_0' at (205, 13)"))
         << r.findings[0].message;

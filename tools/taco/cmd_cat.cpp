@@ -33,10 +33,13 @@ Command make_cat_command() {
     auto args = std::make_shared<CatArgs>();
     Command c;
     c.add = [args](CLI::App& app) {
-        CLI::App* sub = app.add_subcommand("cat", "Write the bytes of one FILE sample to standard output");
-        sub->add_option("path", args->path, "Dataset: a .tacozip/.zip file or a FOLDER dataset directory")
+        CLI::App* sub =
+            app.add_subcommand("cat", "Write the bytes of one FILE sample to standard output");
+        sub->add_option("path", args->path,
+                        "Dataset: a .tacozip/.zip file or a FOLDER dataset directory")
             ->required();
-        sub->add_option("rowpath", args->rowpath, "Sample ids joined by '/', e.g. tile_00/sensor_A/band_R")
+        sub->add_option("rowpath", args->rowpath,
+                        "Sample ids joined by '/', e.g. tile_00/sensor_A/band_R")
             ->required();
         return sub;
     };

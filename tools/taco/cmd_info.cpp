@@ -42,7 +42,9 @@ Json extent_json(const Dataset& ds) {
     return j;
 }
 
-Json optional_json(const std::optional<std::string>& s) { return s ? Json(*s) : Json(nullptr); }
+Json optional_json(const std::optional<std::string>& s) {
+    return s ? Json(*s) : Json(nullptr);
+}
 
 void print_text(const Dataset& ds, const std::vector<LevelSummary>& levels) {
     auto line = [](const char* key, const std::string& value) {
@@ -56,9 +58,11 @@ void print_text(const Dataset& ds, const std::vector<LevelSummary>& levels) {
     if (!ds.description().empty()) line("description:", ds.description());
     if (const auto& e = ds.extent()) {
         std::string spatial = "[";
-        for (size_t i = 0; i < 4; ++i) spatial += (i ? ", " : "") + value_to_text(Value(e->spatial[i]));
-        line("extent:", spatial + "]" +
-                            (e->temporal ? "  " + (*e->temporal)[0] + " .. " + (*e->temporal)[1] : ""));
+        for (size_t i = 0; i < 4; ++i)
+            spatial += (i ? ", " : "") + value_to_text(Value(e->spatial[i]));
+        line("extent:",
+             spatial + "]" +
+                 (e->temporal ? "  " + (*e->temporal)[0] + " .. " + (*e->temporal)[1] : ""));
     }
     std::cout << "levels:\n";
     for (const auto& l : levels) {
@@ -66,7 +70,8 @@ void print_text(const Dataset& ds, const std::vector<LevelSummary>& levels) {
         if (l.padding) std::cout << " (+" << l.padding << " padding)";
         std::cout << "\n    ";
         for (size_t c = 0; c < l.columns.size(); ++c) {
-            std::cout << (c ? ", " : "") << l.columns[c].name << " " << l.columns[c].type.arrow_name();
+            std::cout << (c ? ", " : "") << l.columns[c].name << " "
+                      << l.columns[c].type.arrow_name();
         }
         std::cout << "\n";
     }
@@ -75,7 +80,8 @@ void print_text(const Dataset& ds, const std::vector<LevelSummary>& levels) {
     for (size_t d = 0; d < pit.hierarchy.size(); ++d) {
         for (const auto& p : pit.hierarchy[d]) {
             std::cout << "  level " << d + 1 << ": n=" << p.n << " [";
-            for (size_t i = 0; i < p.ids.size(); ++i) std::cout << (i ? ", " : "") << p.ids[i] << " " << p.types[i];
+            for (size_t i = 0; i < p.ids.size(); ++i)
+                std::cout << (i ? ", " : "") << p.ids[i] << " " << p.types[i];
             std::cout << "]\n";
         }
     }
@@ -131,8 +137,10 @@ Command make_info_command() {
     auto args = std::make_shared<InfoArgs>();
     Command c;
     c.add = [args](CLI::App& app) {
-        CLI::App* sub = app.add_subcommand("info", "Describe a dataset: id, format, levels, extent, PIT schema");
-        sub->add_option("path", args->path, "Dataset: a .tacozip/.zip file or a FOLDER dataset directory")
+        CLI::App* sub = app.add_subcommand(
+            "info", "Describe a dataset: id, format, levels, extent, PIT schema");
+        sub->add_option("path", args->path,
+                        "Dataset: a .tacozip/.zip file or a FOLDER dataset directory")
             ->required();
         sub->add_flag("--json", args->json, "Print JSON instead of text");
         return sub;

@@ -67,7 +67,8 @@ int run_ls(const LsArgs& a) {
         return kExitOk;
     }
     size_t size_width = 4;
-    for (const auto& e : entries) size_width = std::max(size_width, e.size ? std::to_string(*e.size).size() : 1);
+    for (const auto& e : entries)
+        size_width = std::max(size_width, e.size ? std::to_string(*e.size).size() : 1);
     for (const auto& e : entries) {
         const std::string size = e.size ? std::to_string(*e.size) : "-";
         std::cout << e.type << std::string(e.type.size() < 7 ? 7 - e.type.size() : 1, ' ')
@@ -83,10 +84,13 @@ Command make_ls_command() {
     auto args = std::make_shared<LsArgs>();
     Command c;
     c.add = [args](CLI::App& app) {
-        CLI::App* sub = app.add_subcommand("ls", "List the samples at level 0 or inside a FOLDER sample");
-        sub->add_option("path", args->path, "Dataset: a .tacozip/.zip file or a FOLDER dataset directory")
+        CLI::App* sub =
+            app.add_subcommand("ls", "List the samples at level 0 or inside a FOLDER sample");
+        sub->add_option("path", args->path,
+                        "Dataset: a .tacozip/.zip file or a FOLDER dataset directory")
             ->required();
-        sub->add_option("rowpath", args->rowpath, "Sample ids joined by '/', e.g. tile_00/sensor_A");
+        sub->add_option("rowpath", args->rowpath,
+                        "Sample ids joined by '/', e.g. tile_00/sensor_A");
         sub->add_flag("--json", args->json, "Print a JSON list of {id, type, size, path}");
         return sub;
     };

@@ -32,11 +32,14 @@ Command make_sql_command() {
     auto args = std::make_shared<SqlArgs>();
     Command c;
     c.add = [args](CLI::App& app) {
-        CLI::App* sub = app.add_subcommand(
-            "sql", "Query the metadata with SQL (DuckDB): `data` is level 0, `level1`..`levelN` the deeper levels");
-        sub->add_option("path", args->path, "Dataset: a .tacozip/.zip file or a FOLDER dataset directory")
+        CLI::App* sub = app.add_subcommand("sql",
+                                           "Query the metadata with SQL (DuckDB): `data` is level "
+                                           "0, `level1`..`levelN` the deeper levels");
+        sub->add_option("path", args->path,
+                        "Dataset: a .tacozip/.zip file or a FOLDER dataset directory")
             ->required();
-        sub->add_option("query", args->query, "One SQL statement, e.g. \"SELECT id FROM data WHERE cloud < 10\"")
+        sub->add_option("query", args->query,
+                        "One SQL statement, e.g. \"SELECT id FROM data WHERE cloud < 10\"")
             ->required();
         auto* json = sub->add_flag("--json", args->json, "Print a JSON list of row objects");
         sub->add_flag("--csv", args->csv, "Print CSV")->excludes(json);

@@ -32,8 +32,10 @@ int run_validate(const ValidateArgs& a) {
         j["suppressed"] = report.suppressed;
         Json findings = Json::array();
         for (const auto& f : report.findings) {
-            findings.push_back({{"severity", to_string(f.severity)}, {"code", f.code},
-                                {"location", f.location}, {"message", f.message}});
+            findings.push_back({{"severity", to_string(f.severity)},
+                                {"code", f.code},
+                                {"location", f.location},
+                                {"message", f.message}});
         }
         j["findings"] = std::move(findings);
         print_json(std::cout, j);
@@ -43,8 +45,8 @@ int run_validate(const ValidateArgs& a) {
                       << f.message << "\n";
         }
         std::cout << report.path.string() << ": " << (report.valid() ? "valid" : "INVALID") << " ("
-                  << errors << " error" << (errors == 1 ? "" : "s") << ", " << warnings << " warning"
-                  << (warnings == 1 ? "" : "s") << ")\n";
+                  << errors << " error" << (errors == 1 ? "" : "s") << ", " << warnings
+                  << " warning" << (warnings == 1 ? "" : "s") << ")\n";
     }
     return report.valid() ? kExitOk : kExitInvalid;
 }
@@ -55,12 +57,16 @@ Command make_validate_command() {
     auto args = std::make_shared<ValidateArgs>();
     Command c;
     c.add = [args](CLI::App& app) {
-        CLI::App* sub = app.add_subcommand("validate", "Check a dataset against the TACO 2.0 specification");
-        sub->add_option("path", args->path, "Dataset: a .tacozip/.zip file or a FOLDER dataset directory")
+        CLI::App* sub =
+            app.add_subcommand("validate", "Check a dataset against the TACO 2.0 specification");
+        sub->add_option("path", args->path,
+                        "Dataset: a .tacozip/.zip file or a FOLDER dataset directory")
             ->required();
         sub->add_flag("--json", args->json, "Print the report as JSON");
-        sub->add_flag("--crc", args->crc, "Also verify the CRC-32 of every ZIP entry (reads all data)");
-        sub->add_option("--max-findings", args->max_findings, "Findings shown per check and file (default 50)")
+        sub->add_flag("--crc", args->crc,
+                      "Also verify the CRC-32 of every ZIP entry (reads all data)");
+        sub->add_option("--max-findings", args->max_findings,
+                        "Findings shown per check and file (default 50)")
             ->check(CLI::PositiveNumber);
         return sub;
     };

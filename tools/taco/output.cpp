@@ -78,24 +78,31 @@ std::string shorten(const std::string& s, size_t max) {
 Json value_to_json(const Value& v) {
     if (v.is_null()) return nullptr;
     switch (v.type().id()) {
-        case TypeId::Bool: return v.as_bool();
+        case TypeId::Bool:
+            return v.as_bool();
         case TypeId::Int32:
-        case TypeId::Int64: return v.as_int();
+        case TypeId::Int64:
+            return v.as_int();
         case TypeId::Float32: {
             const float f = static_cast<float>(v.as_double());
             if (!std::isfinite(f)) return nullptr;
             return std::stod(shortest(f));
         }
-        case TypeId::Float64: return std::isfinite(v.as_double()) ? Json(v.as_double()) : Json(nullptr);
-        case TypeId::Timestamp: return model::format_iso_utc(v.as_int());
-        case TypeId::String: return v.as_string();
-        case TypeId::Binary: return hex(v.as_string());
+        case TypeId::Float64:
+            return std::isfinite(v.as_double()) ? Json(v.as_double()) : Json(nullptr);
+        case TypeId::Timestamp:
+            return model::format_iso_utc(v.as_int());
+        case TypeId::String:
+            return v.as_string();
+        case TypeId::Binary:
+            return hex(v.as_string());
         case TypeId::List: {
             Json arr = Json::array();
             for (const auto& item : v.as_list()) arr.push_back(value_to_json(item));
             return arr;
         }
-        case TypeId::Null: break;
+        case TypeId::Null:
+            break;
     }
     return nullptr;
 }
@@ -103,10 +110,14 @@ Json value_to_json(const Value& v) {
 std::string value_to_text(const Value& v) {
     if (v.is_null()) return "null";
     switch (v.type().id()) {
-        case TypeId::Float32: return shortest(static_cast<float>(v.as_double()));
-        case TypeId::Float64: return shortest(v.as_double());
-        case TypeId::String: return v.as_string();
-        case TypeId::List: return value_to_json(v).dump();
+        case TypeId::Float32:
+            return shortest(static_cast<float>(v.as_double()));
+        case TypeId::Float64:
+            return shortest(v.as_double());
+        case TypeId::String:
+            return v.as_string();
+        case TypeId::List:
+            return value_to_json(v).dump();
         default: {
             const Json j = value_to_json(v);
             return j.is_string() ? j.get<std::string>() : j.dump();
@@ -126,7 +137,8 @@ Json frame_to_json(const DataFrame& df) {
 }
 
 void print_csv(std::ostream& out, const DataFrame& df) {
-    for (size_t c = 0; c < df.columns(); ++c) out << (c ? "," : "") << csv_field(df.schema()[c].name);
+    for (size_t c = 0; c < df.columns(); ++c)
+        out << (c ? "," : "") << csv_field(df.schema()[c].name);
     out << "\r\n";
     for (size_t r = 0; r < df.rows(); ++r) {
         for (size_t c = 0; c < df.columns(); ++c) {

@@ -23,7 +23,8 @@ RowLocation follow_rowpath(const Dataset& dataset, const std::string& rowpath) {
     // Level 0 through SQL, so a million-row level is not materialized to find one sample.
     RowLocation at{dataset.sql("SELECT * FROM data WHERE id = " + sql_literal(ids[0])).data(), 0};
     if (at.frame.rows() == 0) {
-        throw NavigationError("no sample '" + ids[0] + "' at level 0 of " + dataset.path().string());
+        throw NavigationError("no sample '" + ids[0] + "' at level 0 of " +
+                              dataset.path().string());
     }
     std::string walked = ids[0];
     for (size_t k = 1; k < ids.size(); ++k) {

@@ -1,0 +1,126 @@
+// Reading TACO datasets (spec §8.1-§8.2, REFERENCE-API §A2-§A9): `load` detects the container,
+// `Dataset` exposes the COLLECTION metadata and a lazy SQL view over the level tables.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "taco/collection.hpp"
+#include "taco/dataframe.hpp"
+#include "taco/writer.hpp"
+
+namespace taco {
+
+namespace query {
+struct DatasetContext;
+}
+
+/// One pattern of `taco:pit_schema` (FORMAT.md §5.4): `n` rows and the children's types and ids.
+struct PitPattern {
+    uint64_t n = 0;
+    std::vector<std::string> types;
+    std::vector<std::string> ids;
+};
+
+/// `taco:pit_schema`: the root row count and type, and per depth d >= 1 (index d-1) its patterns.
+struct PitSchema {
+    uint64_t root_n = 0;
+    std::string root_type;  // "FILE" or "FOLDER"
+    std::vector<std::vector<PitPattern>> hierarchy;
+
+    /// Deepest level index (0 for a flat dataset).
+    size_t max_depth() const { return hierarchy.size(); }
+};
+
+/// One column of `taco:field_schema`: [name, Arrow type string, description].
+struct FieldInfo {
+    std::string name;
+    std::string type;
+    std::string description;
+};
+
+/// `taco:field_schema` in document order: level key ("level0", ...) -> its columns.
+struct LevelFields {
+    std::string level;
+    std::vector<FieldInfo> fields;
+};
+
+class Dataset {
+  public:
+    // --- COLLECTION.json -----------------------------------------------------------------------
+    const std::string& id() const;
+    /// `dataset_version`, or "unknown" when the collection has none (as the reference does).
+    const std::string& version() const;
+    const std::string& description() const;
+    const std::string& taco_version() const;
+    const std::vector<std::string>& tasks() const;
+    const std::vector<std::string>& licenses() const;
+    const std::vector<Contact>& providers() const;
+    const std::optional<std::string>& title() const;
+    const std::optional<std::vector<Contact>>& curators() const;
+    const std::optional<std::vector<std::string>>& keywords() const;
+    const std::optional<Extent>& extent() const;
+    /// Every collection field in typed form (extensions as JSON text).
+    const CollectionInfo& info() const;
+    /// COLLECTION.json exactly as stored in the dataset.
+    const std::string& collection_json() const;
+    const PitSchema& pit_schema() const;
+    const std::vector<LevelFields>& field_schema() const;
+
+    // --- Container -------------------------------------------------------------------------------
+    /// The path given to `load`.
+    const std::filesystem::path& path() const;
+    ContainerFormat format() const;
+    /// Number of consolidated level tables (views `level0` .. `level{N-1}`).
+    size_t level_count() const;
+
+    // --- Lazy SQL ------------------------------------------------------------------------------
+    /// A new dataset whose view is `query`, where the table name `data` means this dataset's
+    /// view (any spelling: FROM data, JOIN data, sub-queries, CTEs; identifiers like `data_x` and
+    /// string literals are left alone). The views `level0`..`levelN` stay available. Nothing
+    /// runs here: errors (unknown column, bad syntax) surface as QueryError when rows or columns
+    /// are asked for. The new dataset shares this one's DuckDB connection.
+    Dataset sql(const std::string& query) const;
+    /// The dataset whose view is `level{index}` (padding hidden, with internal:gdal_vsi).
+    /// NavigationError when the level does not exist.
+    Dataset level(size_t index) const;
+    /// The SQL text of this dataset's view (self-contained: `data` already resolved).
+    const std::string& query() const;
+
+    /// Runs the view: every row, columns `internal:*` dropped except `internal:gdal_vsi`.
+    DataFrame data() const;
+    /// Runs the view keeping every column.
+    DataFrame data_raw() const;
+    /// Column names and types of the view, without running it (DuckDB binds the query only).
+    std::vector<ColumnType> columns() const;
+    /// Number of rows of the view.
+    uint64_t count() const;
+
+    /// Internal: built by `load`. `level` is the hierarchy level of the view's rows; `base` says
+    /// the view is exactly `level{level}` (which data() can fetch without SQL expressions).
+    Dataset(std::shared_ptr<query::DatasetContext> context, std::string view_sql, size_t level,
+            bool base = false);
+
+  private:
+    DataFrame fetch(bool raw) const;
+    DataFrame fetch_level(bool raw) const;
+
+    std::shared_ptr<query::DatasetContext> ctx_;
+    std::string view_sql_;
+    size_t level_ = 0;
+    bool base_ = false;
+};
+
+/// Opens a dataset, detecting its container as the reference does (REFERENCE-API §A3):
+/// `*.tacozip` / `*.zip` -> ZIP (read through its TACO_HEADER, nothing extracted); a directory
+/// with COLLECTION.json -> FOLDER. Legacy v1 files (`.taco`, `.tortilla`) and TACOCAT layouts
+/// (`.tacocat/`, `__TACOCAT__`) are recognised and refused with a FormatError saying what to do.
+/// Errors: IoError (missing or unreadable path), FormatError (not a valid dataset; the message
+/// names the file and what is missing or malformed), SchemaError (invalid taco:pit_schema).
+Dataset load(const std::filesystem::path& path);
+
+}  // namespace taco

@@ -1,0 +1,114 @@
+// Container detection: the reference's rules (REFERENCE-API §A3) in order, with a clear error for
+// every layout tacocore recognises but does not load here.
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <system_error>
+
+#include "format/dataset_open.hpp"
+#include "format/taco_header.hpp"
+#include "io/file.hpp"
+#include "taco/errors.hpp"
+
+namespace fs = std::filesystem;
+
+namespace taco::format {
+namespace {
+
+bool ends_with(const std::string& s, std::string_view suffix) {
+    return s.size() >= suffix.size() &&
+           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+    return s;
+}
+
+[[noreturn]] void legacy_v1(const std::string& path) {
+    throw FormatError(path +
+                      ": legacy TACO v1 dataset (.taco / .tortilla / tacofoundation:). TACO 2 "
+                      "readers cannot load it; migrate it to a TACO 2 .tacozip first (tacocore's "
+                      "`taco migrate` is planned; until then the reference reader tacoreader<1.0, "
+                      "`import tacoreader.v1`, still reads it)");
+}
+
+[[noreturn]] void tacocat(const std::string& path, const std::string& what) {
+    throw FormatError(path + ": " + what +
+                      " (a TACOCAT index over several .tacozip files). "
+                      "Loading TACOCAT is not supported by this version of tacocore; load the "
+                      "individual .tacozip files instead");
+}
+
+bool path_exists(const fs::path& p) {
+    std::error_code ec;
+    return fs::exists(p, ec);
+}
+
+// The first bytes of a local file, as many as exist up to `n`.
+std::string head_bytes(const fs::path& p, size_t n) {
+    io::File f = io::File::open_read(p);
+    std::string out(static_cast<size_t>(std::min<uint64_t>(n, f.size())), '\0');
+    if (!out.empty()) f.read_at(0, out.data(), out.size());
+    return out;
+}
+
+}  // namespace
+
+std::string resolved_path(const fs::path& path) {
+    std::error_code ec;
+    fs::path p = fs::weakly_canonical(fs::absolute(path), ec);
+    if (ec) p = fs::absolute(path).lexically_normal();
+    std::string s = p.string();
+    while (s.size() > 1 && s.back() == '/') s.pop_back();
+    return s;
+}
+
+ContainerFormat detect_container(const fs::path& path) {
+    std::string s = path.string();
+    while (s.size() > 1 && s.back() == '/') s.pop_back();
+    if (s.empty()) throw IoError("empty dataset path");
+    if (ends_with(s, ".taco") || ends_with(s, ".tortilla") || s.rfind("tacofoundation:", 0) == 0) {
+        legacy_v1(s);
+    }
+    if (ends_with(s, ".tacocat")) tacocat(s, "this is a .tacocat folder");
+    const std::string ext = lower(fs::path(s).extension().string());
+    if (ext == ".tacozip" || ext == ".zip") {
+        if (!path_exists(s)) throw IoError("cannot open '" + s + "': no such file");
+        return ContainerFormat::Zip;
+    }
+    std::error_code ec;
+    const fs::file_status st = fs::status(s, ec);
+    if (ec || !fs::exists(st)) throw IoError("cannot open '" + s + "': no such file or directory");
+    if (fs::is_directory(st)) {
+        if (path_exists(fs::path(s) / ".tacocat" / "COLLECTION.json")) {
+            tacocat(s, "this directory holds a .tacocat/ index");
+        }
+        if (path_exists(fs::path(s) / "COLLECTION.json")) return ContainerFormat::Folder;
+        if (path_exists(fs::path(s) / "__TACOCAT__"))
+            tacocat(s, "this directory holds a legacy __TACOCAT__ file");
+        throw FormatError(s +
+                          ": COLLECTION.json not found; expected a FOLDER dataset (a directory "
+                          "with COLLECTION.json, METADATA/ and DATA/), a .tacozip/.zip file, or a "
+                          ".tacocat folder");
+    }
+    if (fs::path(s).filename() == "__TACOCAT__") tacocat(s, "this is a legacy __TACOCAT__ file");
+    const std::string head = head_bytes(s, kTacoHeaderPayloadOffset);
+    if (head.size() == kTacoHeaderPayloadOffset && head.compare(0, 4, "PK\x03\x04") == 0 &&
+        head.compare(30, kTacoHeaderEntryName.size(), kTacoHeaderEntryName) == 0) {
+        return ContainerFormat::Zip;  // a TACO ZIP under another name
+    }
+    if (head.size() >= 2 && (head.compare(0, 2, "#y") == 0 || head.compare(0, 2, "WX") == 0)) {
+        legacy_v1(s);
+    }
+    throw FormatError(s +
+                      ": not a TACO dataset; expected a .tacozip/.zip file or a directory with "
+                      "COLLECTION.json");
+}
+
+OpenedDataset open_dataset(const fs::path& path) {
+    return detect_container(path) == ContainerFormat::Zip ? open_zip_dataset(path)
+                                                          : open_folder_dataset(path);
+}
+
+}  // namespace taco::format

@@ -1,0 +1,53 @@
+// Finding what a path holds and where its metadata lives, for readers and the validator:
+// container detection (REFERENCE-API §A3), TACO_HEADER / METADATA lookup, COLLECTION.json.
+// No DuckDB here: the level tables are only located, not read.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "format/collection_schema.hpp"
+#include "io/byte_source.hpp"
+#include "taco/writer.hpp"
+
+namespace taco::format {
+
+/// Where one consolidated level table lives.
+struct LevelSource {
+    std::string name;            // "METADATA/level0.parquet", as messages call it
+    std::filesystem::path file;  // FOLDER: the Parquet file
+    uint64_t offset = 0;         // ZIP: its data range inside the archive
+    uint64_t size = 0;
+};
+
+struct OpenedDataset {
+    std::filesystem::path path;  // as given
+    ContainerFormat format = ContainerFormat::Zip;
+    /// Absolute, symlink-resolved path of the ZIP file or dataset directory (no trailing '/'):
+    /// the base of every `internal:gdal_vsi` (REFERENCE-API §A10).
+    std::string vsi_root;
+    std::shared_ptr<io::ByteSource> archive;  // ZIP only
+    CollectionDocument collection;
+    std::vector<LevelSource> levels;
+};
+
+/// Zip or Folder for a loadable path. Throws FormatError for legacy v1 files (`.taco`,
+/// `.tortilla`, `tacofoundation:`), TACOCAT layouts (`.tacocat`, `<dir>/.tacocat/`,
+/// `__TACOCAT__`) and anything else that is not a dataset; IoError when the path does not exist.
+/// A regular file whose first entry is TACO_HEADER counts as ZIP whatever its suffix.
+ContainerFormat detect_container(const std::filesystem::path& path);
+
+/// Detects the container, then reads the TACO_HEADER (ZIP) or probes METADATA/ (FOLDER), and
+/// parses COLLECTION.json. Every level range is checked to lie inside the file and to look like
+/// Parquet (PAR1 at both ends).
+OpenedDataset open_dataset(const std::filesystem::path& path);
+OpenedDataset open_zip_dataset(const std::filesystem::path& path);
+OpenedDataset open_folder_dataset(const std::filesystem::path& path);
+
+/// `path` made absolute with symlinks resolved, as Python's Path.resolve() does.
+std::string resolved_path(const std::filesystem::path& path);
+
+}  // namespace taco::format

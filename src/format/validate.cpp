@@ -1,0 +1,76 @@
+// taco::validate: detect the container, run its checks, and the COLLECTION.json checks.
+#include "taco/validate.hpp"
+
+#include "format/collection_parse.hpp"
+#include "format/dataset_open.hpp"
+#include "format/validate_checks.hpp"
+#include "query/dataset_context.hpp"
+#include "taco/errors.hpp"
+
+namespace taco::format {
+
+std::optional<CollectionDocument> check_collection(FindingSink& sink, std::string text,
+                                                   const std::string& where) {
+    OrderedJson json;
+    try {
+        json = parse_json_document(text, where);
+    } catch (const FormatError& e) {
+        sink.error("collection.json", where, e.what());
+        return std::nullopt;
+    }
+    if (!json.is_object()) {
+        sink.error("collection.json", where, "the document is not a JSON object");
+        return std::nullopt;
+    }
+    for (const char* key : {"id", "dataset_version", "description", "licenses", "providers",
+                            "tasks", "taco_version", "taco:pit_schema"}) {
+        if (!json.contains(key)) {
+            sink.error("collection.field", where,
+                       std::string("required field '") + key + "' is missing");
+        }
+    }
+    CollectionDocument doc;
+    try {
+        doc = read_collection_document(std::move(text), where);
+    } catch (const SchemaError& e) {
+        sink.error("collection.pit-schema", where, e.what());
+        return std::nullopt;
+    } catch (const FormatError& e) {
+        sink.error("collection.field", where, e.what());
+        return std::nullopt;
+    }
+    try {
+        validate_collection(doc.info);
+    } catch (const SchemaError& e) {
+        sink.error("collection.field", where, e.what());
+    }
+    return doc;
+}
+
+}  // namespace taco::format
+
+namespace taco {
+
+ValidationReport validate(const std::filesystem::path& path, const ValidateOptions& options) {
+    ValidationReport report;
+    report.path = path;
+    format::FindingSink sink(report, options.max_per_check == 0 ? 1 : options.max_per_check);
+    try {
+        report.format = format::detect_container(path);
+    } catch (const FormatError& e) {
+        sink.error("container", path.string(), e.what());
+        sink.finish();
+        return report;
+    }
+    metadata::DuckSession db;
+    query::configure_reader_session(db);
+    if (report.format == ContainerFormat::Zip) {
+        format::validate_zip(path, sink, db, options);
+    } else {
+        format::validate_folder(path, sink, db, options);
+    }
+    sink.finish();
+    return report;
+}
+
+}  // namespace taco

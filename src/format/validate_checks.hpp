@@ -1,0 +1,25 @@
+// The container-specific halves of taco::validate and the COLLECTION.json check they share.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "format/collection_schema.hpp"
+#include "format/validate_report.hpp"
+#include "metadata/duckdb_session.hpp"
+
+namespace taco::format {
+
+/// Parses and checks COLLECTION.json (`where` names it in findings): well-formed JSON, the
+/// required fields with their types and values (spec §5.5.2), a valid taco:pit_schema. Returns
+/// the document when it could be parsed far enough to compare with the tables.
+std::optional<CollectionDocument> check_collection(FindingSink& sink, std::string text,
+                                                   const std::string& where);
+
+void validate_zip(const std::filesystem::path& path, FindingSink& sink, metadata::DuckSession& db,
+                  const ValidateOptions& options);
+void validate_folder(const std::filesystem::path& path, FindingSink& sink,
+                     metadata::DuckSession& db, const ValidateOptions& options);
+
+}  // namespace taco::format

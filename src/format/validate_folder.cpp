@@ -1,0 +1,124 @@
+// FOLDER container checks (FORMAT.md §3): COLLECTION.json, METADATA/levelN.parquet, a file or
+// directory under DATA/ for every row, a __meta__ in every FOLDER, and nothing unaccounted for.
+#include <system_error>
+#include <unordered_set>
+
+#include "format/validate_checks.hpp"
+#include "format/validate_tables.hpp"
+#include "io/file.hpp"
+#include "taco/errors.hpp"
+
+namespace fs = std::filesystem;
+
+namespace taco::format {
+namespace {
+
+std::string read_text(const fs::path& p) {
+    io::File f = io::File::open_read(p);
+    std::string text(static_cast<size_t>(f.size()), '\0');
+    if (!text.empty()) f.read_at(0, text.data(), text.size());
+    return text;
+}
+
+// Every row's file or directory exists; returns the DATA/-relative paths the tables account for.
+std::unordered_set<std::string> check_data_tree(TableChecks& t, const fs::path& data) {
+    std::unordered_set<std::string> expected;
+    std::error_code ec;
+    for (const LevelRows& L : t.levels) {
+        if (!L.rows) break;
+        for (size_t r = 0; r < L.size_rows(); ++r) {
+            const std::string& rel = L.paths[r];
+            const fs::path p = data / rel;
+            if (L.is_folder(r)) {
+                expected.insert(rel);
+                expected.insert(rel + "/__meta__");
+                if (!fs::is_directory(p, ec)) {
+                    t.sink.error("folder.missing-file", L.where(r),
+                                 "no directory DATA/" + rel + " for this FOLDER sample", L.name);
+                } else if (!fs::is_regular_file(p / "__meta__", ec)) {
+                    t.sink.error("folder.missing-file", L.where(r),
+                                 "no DATA/" + rel + "/__meta__ for this FOLDER sample", L.name);
+                }
+            } else {
+                expected.insert(rel);
+                if (!fs::is_regular_file(p, ec)) {
+                    t.sink.error("folder.missing-file", L.where(r),
+                                 "no file DATA/" + rel + " for this FILE sample", L.name);
+                }
+            }
+        }
+    }
+    return expected;
+}
+
+void check_unreferenced(TableChecks& t, const fs::path& data,
+                        const std::unordered_set<std::string>& expected) {
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(data, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        const std::string rel = it->path().lexically_relative(data).generic_string();
+        if (expected.count(rel)) continue;
+        t.sink.warning("folder.unreferenced", "DATA/" + rel,
+                       "no level table row accounts for this " +
+                           std::string(it->is_directory(ec) ? "directory" : "file"),
+                       "folder.unreferenced");
+        if (it->is_directory(ec)) it.disable_recursion_pending();
+    }
+}
+
+}  // namespace
+
+void validate_folder(const fs::path& path, FindingSink& sink, metadata::DuckSession& db,
+                     const ValidateOptions&) {
+    std::error_code ec;
+    std::optional<CollectionDocument> collection;
+    const fs::path collection_path = path / "COLLECTION.json";
+    if (fs::is_regular_file(collection_path, ec)) {
+        collection = check_collection(sink, read_text(collection_path), "COLLECTION.json");
+    } else {
+        sink.error("collection.missing", "COLLECTION.json", "the dataset has no COLLECTION.json");
+    }
+
+    TableChecks t{sink, db, ContainerFormat::Folder, {}};
+    const fs::path metadata = path / "METADATA";
+    for (size_t i = 0;; ++i) {
+        const fs::path file = metadata / ("level" + std::to_string(i) + ".parquet");
+        if (!fs::is_regular_file(file, ec)) break;
+        LevelRows L;
+        L.name = "METADATA/level" + std::to_string(i) + ".parquet";
+        L.parquet = file.string();
+        const bool ok = load_level(t, L, i);
+        t.levels.push_back(std::move(L));
+        if (!ok) break;
+    }
+    if (t.levels.empty()) {
+        sink.error("table.missing", "METADATA/level0.parquet", "the dataset has no level 0 table");
+        return;
+    }
+    if (!t.levels[0].rows) return;
+    check_level_rows(t);
+    check_pit(t);
+    if (collection) check_collection_schemas(t, *collection);
+
+    const fs::path data = path / "DATA";
+    if (!fs::is_directory(data, ec)) {
+        sink.error("folder.missing-file", "DATA", "the dataset has no DATA directory");
+        return;
+    }
+    const auto expected = check_data_tree(t, data);
+    std::vector<MetaFile> metas;
+    for (size_t d = 0; d < t.levels.size(); ++d) {
+        const LevelRows& L = t.levels[d];
+        if (!L.rows) break;
+        for (size_t r = 0; r < L.size_rows(); ++r) {
+            const fs::path meta = data / L.paths[r] / "__meta__";
+            if (L.is_folder(r) && fs::is_regular_file(meta, ec)) {
+                metas.push_back({d, r, "DATA/" + L.paths[r] + "/__meta__", meta.string()});
+            }
+        }
+    }
+    check_meta_files(t, metas, nullptr);
+    check_unreferenced(t, data, expected);
+}
+
+}  // namespace taco::format

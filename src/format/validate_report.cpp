@@ -1,0 +1,54 @@
+#include "format/validate_report.hpp"
+
+#include <algorithm>
+
+namespace taco {
+
+const char* to_string(Severity severity) {
+    switch (severity) {
+        case Severity::Error:
+            return "error";
+        case Severity::Warning:
+            return "warning";
+        case Severity::Info:
+            return "info";
+    }
+    return "error";
+}
+
+size_t ValidationReport::count(Severity severity) const {
+    return static_cast<size_t>(
+        std::count_if(findings.begin(), findings.end(),
+                      [&](const Finding& f) { return f.severity == severity; }));
+}
+
+}  // namespace taco
+
+namespace taco::format {
+
+void FindingSink::add(Severity severity, const std::string& code, const std::string& location,
+                      const std::string& message, const std::string& scope) {
+    if (severity == Severity::Error) ++errors_;
+    Counter& c = counters_[{code, scope}];
+    ++c.total;
+    // Severity enumerators run from most to least severe.
+    if (c.total == 1 || severity < c.worst) c.worst = severity;
+    if (c.total > max_) {
+        ++report_.suppressed;
+        return;
+    }
+    report_.findings.push_back({severity, code, location, message});
+}
+
+void FindingSink::finish() {
+    for (const auto& [key, c] : counters_) {
+        if (c.total <= max_) continue;
+        const std::string where = key.second.empty() ? "dataset" : key.second;
+        report_.findings.push_back(
+            {c.worst, key.first, where,
+             std::to_string(c.total - max_) + " more finding(s) of this kind were left out (" +
+                 std::to_string(c.total) + " in total; raise the limit to see them all)"});
+    }
+}
+
+}  // namespace taco::format

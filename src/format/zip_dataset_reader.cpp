@@ -1,0 +1,76 @@
+// Opening a TACO ZIP through its TACO_HEADER only (FORMAT.md §2.3): one 157-byte read finds every
+// level table and COLLECTION.json, so a million-sample archive opens without touching its
+// central directory.
+#include <algorithm>
+
+#include "format/dataset_open.hpp"
+#include "format/taco_header.hpp"
+#include "taco/errors.hpp"
+
+namespace taco::format {
+namespace {
+
+std::string range_text(uint64_t offset, uint64_t size) {
+    return "bytes [" + std::to_string(offset) + ", " + std::to_string(offset + size) + ")";
+}
+
+// A Parquet file starts and ends with "PAR1"; checking both catches ranges that point anywhere
+// else long before DuckDB would give a less specific error.
+void check_parquet_magic(const io::ByteSource& src, const LevelSource& level) {
+    const std::string where = level.name + " (" + range_text(level.offset, level.size) + ")";
+    if (level.size < 12) {
+        throw FormatError(src.name() + ": " + where + " is " + std::to_string(level.size) +
+                          " bytes, too small for a Parquet file");
+    }
+    char head[4], tail[4];
+    src.read_at(level.offset, head, 4, level.name);
+    src.read_at(level.offset + level.size - 4, tail, 4, level.name);
+    if (std::string_view(head, 4) != "PAR1" || std::string_view(tail, 4) != "PAR1") {
+        throw FormatError(src.name() + ": " + where +
+                          " is not a Parquet file (no PAR1 magic); the "
+                          "TACO_HEADER points at the wrong bytes or the file is damaged");
+    }
+}
+
+}  // namespace
+
+OpenedDataset open_zip_dataset(const std::filesystem::path& path) {
+    OpenedDataset out;
+    out.path = path;
+    out.format = ContainerFormat::Zip;
+    out.archive = io::open_local_source(path);
+    const io::ByteSource& src = *out.archive;
+    out.vsi_root = resolved_path(path);
+
+    uint8_t head[kTacoHeaderSize];
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(src.size(), kTacoHeaderSize));
+    src.read_at(0, head, n, "TACO_HEADER");
+    const TacoHeader header = parse_taco_header(head, n, src.name());
+    if (header.slots.size() < 2) {
+        throw FormatError(
+            src.name() + ": TACO_HEADER lists " + std::to_string(header.slots.size()) +
+            " entries; a TACO ZIP needs at least METADATA/level0.parquet and "
+            "COLLECTION.json (a count of 0 means the writer never finished the file)");
+    }
+    const size_t nlevels = header.slots.size() - 1;
+    for (size_t i = 0; i < header.slots.size(); ++i) {
+        const auto [offset, size] = header.slots[i];
+        const std::string what = i < nlevels ? "METADATA/level" + std::to_string(i) + ".parquet"
+                                             : std::string("COLLECTION.json");
+        if (offset > src.size() || src.size() - offset < size) {
+            throw FormatError(src.name() + ": TACO_HEADER slot " + std::to_string(i) + " (" + what +
+                              ") points at " + range_text(offset, size) + ", but the file has " +
+                              std::to_string(src.size()) +
+                              " bytes (truncated file or wrong offset)");
+        }
+        if (i < nlevels) out.levels.push_back({what, {}, offset, size});
+    }
+
+    const auto [coffset, csize] = header.slots.back();
+    out.collection = read_collection_document(src.read_string(coffset, csize, "COLLECTION.json"),
+                                              src.name() + ": COLLECTION.json");
+    for (const LevelSource& level : out.levels) check_parquet_magic(src, level);
+    return out;
+}
+
+}  // namespace taco::format

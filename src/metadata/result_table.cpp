@@ -1,0 +1,455 @@
+#include "metadata/result_table.hpp"
+
+#include <duckdb.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "taco/errors.hpp"
+
+namespace taco::metadata {
+
+struct ResultTable::Vec {
+    const void* data = nullptr;
+    const uint64_t* validity = nullptr;  // nullptr: every row valid
+    std::unique_ptr<Vec> child;          // LIST: the element vector
+};
+
+namespace {
+
+// The TACO type a DuckDB type is fetched as; `cast` is set when DuckDB must convert the column
+// first (the converted type's SQL name is then DataType::sql_name()).
+DataType fetched_type(duckdb_logical_type t, bool top_level, bool& cast) {
+    switch (duckdb_get_type_id(t)) {
+        case DUCKDB_TYPE_BOOLEAN:
+            return DataType::boolean();
+        case DUCKDB_TYPE_INTEGER:
+            return DataType::int32();
+        case DUCKDB_TYPE_BIGINT:
+            return DataType::int64();
+        case DUCKDB_TYPE_FLOAT:
+            return DataType::float32();
+        case DUCKDB_TYPE_DOUBLE:
+            return DataType::float64();
+        case DUCKDB_TYPE_VARCHAR:
+            return DataType::string();
+        case DUCKDB_TYPE_BLOB:
+            return DataType::binary();
+        case DUCKDB_TYPE_TIMESTAMP:
+            return DataType::timestamp();
+        case DUCKDB_TYPE_SQLNULL:
+            // A bare NULL column stays untyped; inside a list it needs a real element type.
+            if (top_level) return DataType::null();
+            cast = true;
+            return DataType::string();
+        case DUCKDB_TYPE_TINYINT:
+        case DUCKDB_TYPE_SMALLINT:
+        case DUCKDB_TYPE_UTINYINT:
+        case DUCKDB_TYPE_USMALLINT:
+            cast = true;
+            return DataType::int32();
+        case DUCKDB_TYPE_UINTEGER:
+        case DUCKDB_TYPE_UBIGINT:
+        case DUCKDB_TYPE_HUGEINT:
+        case DUCKDB_TYPE_UHUGEINT:
+            cast = true;
+            return DataType::int64();
+        case DUCKDB_TYPE_DECIMAL:
+            cast = true;
+            return DataType::float64();
+        case DUCKDB_TYPE_TIMESTAMP_S:
+        case DUCKDB_TYPE_TIMESTAMP_MS:
+        case DUCKDB_TYPE_TIMESTAMP_NS:
+        case DUCKDB_TYPE_TIMESTAMP_TZ:
+            cast = true;
+            return DataType::timestamp();
+        case DUCKDB_TYPE_LIST: {
+            duckdb_logical_type child = duckdb_list_type_child_type(t);
+            DataType element = fetched_type(child, false, cast);
+            duckdb_destroy_logical_type(&child);
+            return DataType::list(element);
+        }
+        case DUCKDB_TYPE_ARRAY: {
+            duckdb_logical_type child = duckdb_array_type_child_type(t);
+            DataType element = fetched_type(child, false, cast);
+            duckdb_destroy_logical_type(&child);
+            cast = true;
+            return DataType::list(element);
+        }
+        default:
+            // DATE, TIME, INTERVAL, UUID, ENUM, BIT, STRUCT, MAP, UNION...: their text form.
+            cast = true;
+            return DataType::string();
+    }
+}
+
+std::string take_string(const char* s) {
+    std::string out = s ? s : "";
+    duckdb_free(const_cast<char*>(s));
+    return out;
+}
+
+struct Prepared {
+    duckdb_prepared_statement stmt = nullptr;
+    ~Prepared() { duckdb_destroy_prepare(&stmt); }
+};
+
+// Prepares `sql`; QueryError with DuckDB's message when it does not parse or bind.
+void prepare(duckdb_connection con, const std::string& sql, Prepared& out) {
+    if (duckdb_prepare(con, sql.c_str(), &out.stmt) != DuckDBSuccess) {
+        throw QueryError(duckdb_prepare_error(out.stmt));
+    }
+}
+
+struct BoundColumn {
+    std::string name;
+    DataType type;
+    bool cast = false;
+};
+
+std::vector<BoundColumn> bound_columns(duckdb_prepared_statement stmt) {
+    std::vector<BoundColumn> out;
+    const idx_t n = duckdb_prepared_statement_column_count(stmt);
+    for (idx_t i = 0; i < n; ++i) {
+        BoundColumn c;
+        c.name = take_string(duckdb_prepared_statement_column_name(stmt, i));
+        duckdb_logical_type lt = duckdb_prepared_statement_column_logical_type(stmt, i);
+        c.type = fetched_type(lt, true, c.cast);
+        duckdb_destroy_logical_type(&lt);
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
+std::string_view string_of(const void* data, size_t index) {
+    const auto* s = static_cast<const duckdb_string_t*>(data) + index;
+    const uint32_t length = s->value.inlined.length;
+    const char* p = length <= 12 ? s->value.inlined.inlined : s->value.pointer.ptr;
+    return {p, length};
+}
+
+bool valid(const uint64_t* validity, size_t index) {
+    return !validity || (validity[index >> 6] >> (index & 63)) & 1;
+}
+
+Value value_of(const ResultTable::Vec& vec, size_t index, const DataType& type);
+
+}  // namespace
+
+std::vector<ColumnType> describe_query(DuckSession& db, const std::string& sql) {
+    Prepared p;
+    prepare(static_cast<duckdb_connection>(db.raw_connection()), sql, p);
+    std::vector<ColumnType> out;
+    for (auto& c : bound_columns(p.stmt)) out.push_back({std::move(c.name), std::move(c.type)});
+    return out;
+}
+
+std::shared_ptr<const ResultTable> ResultTable::fetch(DuckSession& db, const std::string& sql,
+                                                      const ColumnFilter& keep) {
+    auto con = static_cast<duckdb_connection>(db.raw_connection());
+    Prepared first;
+    prepare(con, sql, first);
+    std::vector<BoundColumn> bound = bound_columns(first.stmt);
+
+    // Rewrite only when a column is dropped or cast. Columns are taken by position (#k) because
+    // a result may repeat a name (SELECT a.id, b.id ...), which a sub-query would rename.
+    std::vector<size_t> kept;
+    bool rewrite = false;
+    for (size_t i = 0; i < bound.size(); ++i) {
+        if (keep && !keep(bound[i].name)) {
+            rewrite = true;
+            continue;
+        }
+        kept.push_back(i);
+        rewrite = rewrite || bound[i].cast;
+    }
+
+    std::shared_ptr<ResultTable> table(new ResultTable());
+    if (kept.empty() && !bound.empty()) {
+        // Every column was dropped: only the row count remains.
+        Prepared counted;
+        prepare(con, "SELECT count(*) FROM (\n" + sql + "\n)", counted);
+        duckdb_result r;
+        if (duckdb_execute_prepared(counted.stmt, &r) != DuckDBSuccess) {
+            std::string msg = duckdb_result_error(&r);
+            duckdb_destroy_result(&r);
+            throw QueryError(msg);
+        }
+        table->rows_ = static_cast<size_t>(duckdb_value_int64(&r, 0, 0));
+        duckdb_destroy_result(&r);
+        return table;
+    }
+
+    Prepared rewritten;
+    duckdb_prepared_statement stmt = first.stmt;
+    if (rewrite) {
+        std::string select;
+        for (size_t i : kept) {
+            std::string ref = "#" + std::to_string(i + 1);
+            if (bound[i].cast) ref = "CAST(" + ref + " AS " + bound[i].type.sql_name() + ")";
+            select += (select.empty() ? "" : ", ") + ref + " AS " + quote_identifier(bound[i].name);
+        }
+        prepare(con, "SELECT " + select + " FROM (\n" + sql + "\n)", rewritten);
+        stmt = rewritten.stmt;
+    }
+    for (size_t i : kept) table->schema_.push_back({bound[i].name, bound[i].type});
+
+    // Streaming hands over chunks as DuckDB produces them: no materialized copy of the whole
+    // result next to ours (half the peak memory), and faster on a million rows than fetching from
+    // a materialized result.
+    duckdb_result result;
+    if (duckdb_execute_prepared_streaming(stmt, &result) != DuckDBSuccess) {
+        std::string msg = duckdb_result_error(&result);
+        duckdb_destroy_result(&result);
+        throw QueryError(msg);
+    }
+    while (duckdb_data_chunk chunk = duckdb_fetch_chunk(result)) table->add_chunk(chunk);
+    const char* error = duckdb_result_error(&result);
+    std::string message = error ? error : "";
+    duckdb_destroy_result(&result);
+    if (!message.empty()) throw QueryError(message);
+    table->finish();
+    return table;
+}
+
+void ResultTable::add_chunk(void* handle) {
+    auto chunk = static_cast<duckdb_data_chunk>(handle);
+    const idx_t n = duckdb_data_chunk_get_size(chunk);
+    if (n == 0) {
+        duckdb_destroy_data_chunk(&chunk);
+        return;
+    }
+    chunks_.push_back(chunk);
+    chunk_start_.push_back(rows_);
+    rows_ += n;
+    const size_t ncol = schema_.size();
+    std::vector<Vec>& vecs = vectors_.emplace_back(ncol);
+    for (size_t c = 0; c < ncol; ++c) {
+        duckdb_vector v = duckdb_data_chunk_get_vector(chunk, c);
+        DataType type = schema_[c].type;
+        Vec* target = &vecs[c];
+        while (true) {
+            target->data = duckdb_vector_get_data(v);
+            target->validity = duckdb_vector_get_validity(v);
+            if (!type.is_list()) break;
+            v = duckdb_list_vector_get_child(v);
+            type = type.element();
+            target->child = std::make_unique<Vec>();
+            target = target->child.get();
+        }
+    }
+}
+
+void ResultTable::finish() {
+    // Random access divides by the chunk size when the chunks are equal (the usual case), and
+    // falls back to a binary search over chunk starts otherwise.
+    const size_t nchunks = chunks_.size();
+    if (nchunks == 0) return;
+    const size_t first_size = nchunks > 1 ? chunk_start_[1] : rows_;
+    bool uniform = true;
+    for (size_t i = 1; i + 1 < nchunks && uniform; ++i) {
+        uniform = chunk_start_[i + 1] - chunk_start_[i] == first_size;
+    }
+    uniform_chunk_rows_ = uniform ? first_size : 0;
+    uniform_chunk_shift_ = -1;
+    if (uniform && (first_size & (first_size - 1)) == 0) {
+        uniform_chunk_shift_ = 0;
+        while ((size_t{1} << uniform_chunk_shift_) < first_size) ++uniform_chunk_shift_;
+    }
+}
+
+std::shared_ptr<const ResultTable> ResultTable::derive(const ResultTable& src,
+                                                       const std::vector<size_t>& columns,
+                                                       const std::function<bool(size_t)>& keep_row,
+                                                       const std::string& name,
+                                                       const StringColumn& value) {
+    std::shared_ptr<ResultTable> table(new ResultTable());
+    for (size_t c : columns) table->schema_.push_back(src.schema_.at(c));
+    table->schema_.push_back({name, DataType::string()});
+
+    duckdb_selection_vector sel = duckdb_create_selection_vector(duckdb_vector_size());
+    sel_t* picked = duckdb_selection_vector_get_data_ptr(sel);
+    std::vector<duckdb_logical_type> types(columns.size() + 1);
+    std::string text;
+    try {
+        for (size_t k = 0; k < src.chunks_.size(); ++k) {
+            auto from = static_cast<duckdb_data_chunk>(src.chunks_[k]);
+            const size_t base = src.chunk_start_[k];
+            const size_t n = duckdb_data_chunk_get_size(from);
+            size_t kept = 0;
+            for (size_t i = 0; i < n; ++i)
+                if (keep_row(base + i)) picked[kept++] = static_cast<sel_t>(i);
+            if (kept == 0) continue;
+            for (size_t j = 0; j < columns.size(); ++j) {
+                types[j] =
+                    duckdb_vector_get_column_type(duckdb_data_chunk_get_vector(from, columns[j]));
+            }
+            types.back() = duckdb_create_logical_type(DUCKDB_TYPE_VARCHAR);
+            duckdb_data_chunk to = duckdb_create_data_chunk(types.data(), types.size());
+            for (auto& t : types) duckdb_destroy_logical_type(&t);
+            for (size_t j = 0; j < columns.size(); ++j) {
+                duckdb_vector in = duckdb_data_chunk_get_vector(from, columns[j]);
+                duckdb_vector out = duckdb_data_chunk_get_vector(to, j);
+                // A fully kept chunk shares the source's buffers; otherwise the kept rows are
+                // copied.
+                if (kept == n) {
+                    duckdb_vector_reference_vector(out, in);
+                } else {
+                    duckdb_vector_copy_sel(in, out, sel, kept, 0, 0);
+                }
+            }
+            duckdb_vector strings = duckdb_data_chunk_get_vector(to, columns.size());
+            for (size_t r = 0; r < kept; ++r) {
+                if (value(base + picked[r], text)) {
+                    duckdb_vector_assign_string_element_len(strings, r, text.data(), text.size());
+                } else {
+                    duckdb_vector_ensure_validity_writable(strings);
+                    duckdb_validity_set_row_invalid(duckdb_vector_get_validity(strings), r);
+                }
+            }
+            duckdb_data_chunk_set_size(to, kept);
+            table->add_chunk(to);
+        }
+    } catch (...) {
+        duckdb_destroy_selection_vector(sel);
+        throw;
+    }
+    duckdb_destroy_selection_vector(sel);
+    table->finish();
+    return table;
+}
+
+std::shared_ptr<const ResultTable> ResultTable::empty() {
+    static const std::shared_ptr<const ResultTable> instance(new ResultTable());
+    return instance;
+}
+
+ResultTable::~ResultTable() {
+    for (void* c : chunks_) {
+        auto chunk = static_cast<duckdb_data_chunk>(c);
+        duckdb_destroy_data_chunk(&chunk);
+    }
+}
+
+ResultTable::Cell ResultTable::locate(size_t row, size_t col) const {
+    if (row >= rows_ || col >= schema_.size()) {
+        throw std::out_of_range("cell (" + std::to_string(row) + ", " + std::to_string(col) +
+                                ") outside a result of " + std::to_string(rows_) + " rows and " +
+                                std::to_string(schema_.size()) + " columns");
+    }
+    size_t chunk;
+    if (uniform_chunk_shift_ >= 0) {
+        chunk = std::min(row >> uniform_chunk_shift_, chunks_.size() - 1);
+    } else if (uniform_chunk_rows_) {
+        chunk = std::min(row / uniform_chunk_rows_, chunks_.size() - 1);
+    } else {
+        chunk =
+            static_cast<size_t>(std::upper_bound(chunk_start_.begin(), chunk_start_.end(), row) -
+                                chunk_start_.begin() - 1);
+    }
+    return {&vectors_[chunk][col], row - chunk_start_[chunk]};
+}
+
+const ResultTable::Cell ResultTable::typed(size_t row, size_t col,
+                                           std::initializer_list<TypeId> ids,
+                                           const char* what) const {
+    Cell cell = locate(row, col);
+    const TypeId id = schema_[col].type.id();
+    if (std::find(ids.begin(), ids.end(), id) == ids.end()) {
+        throw SchemaError("column '" + schema_[col].name + "' has type " +
+                          schema_[col].type.arrow_name() + "; it cannot be read as " + what);
+    }
+    return cell;
+}
+
+bool ResultTable::is_null(size_t row, size_t col) const {
+    Cell cell = locate(row, col);
+    return schema_[col].type.is_null() || !valid(cell.vec->validity, cell.index);
+}
+
+bool ResultTable::get_bool(size_t row, size_t col) const {
+    Cell c = typed(row, col, {TypeId::Bool}, "a boolean");
+    return valid(c.vec->validity, c.index) && static_cast<const bool*>(c.vec->data)[c.index];
+}
+
+int64_t ResultTable::get_int(size_t row, size_t col) const {
+    Cell c = typed(row, col, {TypeId::Int32, TypeId::Int64, TypeId::Timestamp}, "an integer");
+    if (!valid(c.vec->validity, c.index)) return 0;
+    if (schema_[col].type.id() == TypeId::Int32) {
+        return static_cast<const int32_t*>(c.vec->data)[c.index];
+    }
+    return static_cast<const int64_t*>(c.vec->data)[c.index];
+}
+
+double ResultTable::get_double(size_t row, size_t col) const {
+    Cell c = typed(row, col, {TypeId::Float32, TypeId::Float64}, "a floating-point number");
+    if (!valid(c.vec->validity, c.index)) return 0.0;
+    if (schema_[col].type.id() == TypeId::Float32) {
+        return static_cast<const float*>(c.vec->data)[c.index];
+    }
+    return static_cast<const double*>(c.vec->data)[c.index];
+}
+
+std::string_view ResultTable::get_string(size_t row, size_t col) const {
+    Cell c = typed(row, col, {TypeId::String, TypeId::Binary}, "text or bytes");
+    if (!valid(c.vec->validity, c.index)) return {};
+    return string_of(c.vec->data, c.index);
+}
+
+void ResultTable::for_each_string(size_t col,
+                                  const std::function<void(size_t, std::string_view)>& fn) const {
+    if (rows_ > 0) typed(0, col, {TypeId::String, TypeId::Binary}, "text or bytes");
+    for (size_t c = 0; c < chunks_.size(); ++c) {
+        const Vec& vec = vectors_[c][col];
+        const size_t first = chunk_start_[c];
+        const size_t n = (c + 1 < chunks_.size() ? chunk_start_[c + 1] : rows_) - first;
+        for (size_t i = 0; i < n; ++i) {
+            if (valid(vec.validity, i)) fn(first + i, string_of(vec.data, i));
+        }
+    }
+}
+
+Value ResultTable::get_value(size_t row, size_t col) const {
+    Cell c = locate(row, col);
+    return value_of(*c.vec, c.index, schema_[col].type);
+}
+
+namespace {
+
+Value value_of(const ResultTable::Vec& vec, size_t index, const DataType& type) {
+    if (type.is_null() || !valid(vec.validity, index)) return Value::null(type);
+    switch (type.id()) {
+        case TypeId::Bool:
+            return Value(static_cast<const bool*>(vec.data)[index]);
+        case TypeId::Int32:
+            return Value::int32(static_cast<const int32_t*>(vec.data)[index]);
+        case TypeId::Int64:
+            return Value(static_cast<long long>(static_cast<const int64_t*>(vec.data)[index]));
+        case TypeId::Timestamp:
+            return Value::timestamp(static_cast<const int64_t*>(vec.data)[index]);
+        case TypeId::Float32:
+            return Value(static_cast<const float*>(vec.data)[index]);
+        case TypeId::Float64:
+            return Value(static_cast<const double*>(vec.data)[index]);
+        case TypeId::String:
+            return Value(std::string(string_of(vec.data, index)));
+        case TypeId::Binary:
+            return Value::binary(std::string(string_of(vec.data, index)));
+        case TypeId::List: {
+            const auto entry = static_cast<const duckdb_list_entry*>(vec.data)[index];
+            Value::List items;
+            items.reserve(entry.length);
+            for (uint64_t i = 0; i < entry.length; ++i) {
+                items.push_back(value_of(*vec.child, entry.offset + i, type.element()));
+            }
+            return Value::list(type.element(), std::move(items));
+        }
+        case TypeId::Null:
+            break;
+    }
+    return Value::null(type);
+}
+
+}  // namespace
+
+}  // namespace taco::metadata

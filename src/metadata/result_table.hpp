@@ -1,0 +1,100 @@
+// A query result kept as DuckDB's own data chunks, with typed cell access on top. Nothing is
+// copied row by row: the chunks DuckDB produces are the storage, so a million-row result costs
+// what DuckDB's vectors cost, and the same chunks can later be exported through DuckDB's Arrow
+// conversion (duckdb_data_chunk_to_arrow) without another copy.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "metadata/duckdb_session.hpp"
+#include "taco/value.hpp"
+
+namespace taco::metadata {
+
+/// Decides which result columns to keep, by name (nullptr keeps all).
+using ColumnFilter = std::function<bool(const std::string& name)>;
+
+/// Names and TACO types of the columns `sql` returns, from binding it (nothing runs). Types with
+/// no TACO equivalent are reported as what ResultTable::fetch casts them to. QueryError with
+/// DuckDB's message when the query does not bind.
+std::vector<ColumnType> describe_query(DuckSession& db, const std::string& sql);
+
+class ResultTable {
+  public:
+    /// Binds `sql`, keeps the columns `keep` accepts, casts the types TACO has no equivalent for
+    /// (small/unsigned/huge ints -> INTEGER/BIGINT, DECIMAL -> DOUBLE, other timestamps ->
+    /// TIMESTAMP, ARRAY -> LIST, DATE/TIME/INTERVAL/UUID/ENUM/STRUCT/MAP/UNION -> VARCHAR), runs
+    /// it and keeps every chunk. QueryError with DuckDB's message on failure.
+    static std::shared_ptr<const ResultTable> fetch(DuckSession& db, const std::string& sql,
+                                                    const ColumnFilter& keep = nullptr);
+
+    /// A result with no rows and no columns.
+    static std::shared_ptr<const ResultTable> empty();
+
+    /// Fills `out` with the value of a computed text cell for source row `row`; false = NULL.
+    using StringColumn = std::function<bool(size_t row, std::string& out)>;
+    /// A table made from `src` without SQL: its `columns` (in that order) for the rows `keep_row`
+    /// accepts, plus a last text column `name` computed by `value`. Chunks whose rows are all
+    /// kept share the source's vectors; the others copy only the kept rows. Used where DuckDB
+    /// would spend more on binding an expression than on the work (small tables), or on string
+    /// building (a million gdal_vsi paths).
+    static std::shared_ptr<const ResultTable> derive(const ResultTable& src,
+                                                     const std::vector<size_t>& columns,
+                                                     const std::function<bool(size_t)>& keep_row,
+                                                     const std::string& name,
+                                                     const StringColumn& value);
+
+    ~ResultTable();
+    ResultTable(const ResultTable&) = delete;
+    ResultTable& operator=(const ResultTable&) = delete;
+
+    size_t rows() const { return rows_; }
+    size_t columns() const { return schema_.size(); }
+    const std::vector<ColumnType>& schema() const { return schema_; }
+
+    bool is_null(size_t row, size_t col) const;
+    bool get_bool(size_t row, size_t col) const;
+    /// Int32, Int64 and Timestamp columns.
+    int64_t get_int(size_t row, size_t col) const;
+    /// Float32 and Float64 columns.
+    double get_double(size_t row, size_t col) const;
+    /// String and Binary columns; the view lives as long as the table.
+    std::string_view get_string(size_t row, size_t col) const;
+    Value get_value(size_t row, size_t col) const;
+    /// Calls fn(row, text) for every non-null cell of String/Binary column `col`, in row order,
+    /// walking the chunks directly (no per-cell lookup).
+    void for_each_string(size_t col, const std::function<void(size_t, std::string_view)>& fn) const;
+
+    /// The duckdb_data_chunk handles holding the rows, in order (for Arrow export).
+    const std::vector<void*>& raw_chunks() const { return chunks_; }
+
+    struct Vec;  // one DuckDB vector: data, validity and (for lists) its child
+
+  private:
+    ResultTable() = default;
+    void add_chunk(void* chunk);  // takes ownership of a duckdb_data_chunk
+    void finish();
+    struct Cell {
+        const Vec* vec;
+        size_t index;
+    };
+    Cell locate(size_t row, size_t col) const;
+    const Cell typed(size_t row, size_t col, std::initializer_list<TypeId> ids,
+                     const char* what) const;
+
+    std::vector<ColumnType> schema_;
+    std::vector<void*> chunks_;              // duckdb_data_chunk handles, owned
+    std::vector<size_t> chunk_start_;        // first row of each chunk
+    size_t uniform_chunk_rows_ = 0;          // every chunk but the last has this many rows (0: no)
+    int uniform_chunk_shift_ = -1;           // log2 of it when it is a power of two (2048 usually)
+    std::vector<std::vector<Vec>> vectors_;  // [chunk][column]
+    size_t rows_ = 0;
+};
+
+}  // namespace taco::metadata

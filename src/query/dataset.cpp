@@ -1,0 +1,219 @@
+// taco::Dataset and taco::load: collection accessors and the lazy view. A Dataset is the SQL text
+// of its view plus the shared context; rows are fetched only by data(), data_raw() and count().
+#include "taco/dataset.hpp"
+
+#include "format/dataset_open.hpp"
+#include "metadata/result_table.hpp"
+#include "query/dataframe_impl.hpp"
+#include "query/dataset_context.hpp"
+#include "query/sql_compose.hpp"
+#include "query/vsi_path.hpp"
+#include "taco/errors.hpp"
+
+namespace taco {
+namespace {
+
+constexpr const char* kGdalVsi = "internal:gdal_vsi";
+
+// What DuckDB says, prefixed with the dataset so the user knows which one failed.
+[[noreturn]] void rethrow_query(const query::DatasetContext& ctx, const QueryError& e) {
+    throw QueryError(ctx.source.path.string() + ": query failed: " + e.what());
+}
+
+}  // namespace
+
+Dataset::Dataset(std::shared_ptr<query::DatasetContext> context, std::string view_sql, size_t level,
+                 bool base)
+    : ctx_(std::move(context)), view_sql_(std::move(view_sql)), level_(level), base_(base) {}
+
+const CollectionInfo& Dataset::info() const {
+    return ctx_->source.collection.info;
+}
+const std::string& Dataset::id() const {
+    return info().id;
+}
+const std::string& Dataset::version() const {
+    return info().dataset_version;
+}
+const std::string& Dataset::description() const {
+    return info().description;
+}
+const std::string& Dataset::taco_version() const {
+    return info().taco_version;
+}
+const std::vector<std::string>& Dataset::tasks() const {
+    return info().tasks;
+}
+const std::vector<std::string>& Dataset::licenses() const {
+    return info().licenses;
+}
+const std::vector<Contact>& Dataset::providers() const {
+    return info().providers;
+}
+const std::optional<std::string>& Dataset::title() const {
+    return info().title;
+}
+const std::optional<std::vector<Contact>>& Dataset::curators() const {
+    return info().curators;
+}
+const std::optional<std::vector<std::string>>& Dataset::keywords() const {
+    return info().keywords;
+}
+const std::optional<Extent>& Dataset::extent() const {
+    return info().extent;
+}
+const std::string& Dataset::collection_json() const {
+    return ctx_->source.collection.text;
+}
+const PitSchema& Dataset::pit_schema() const {
+    return ctx_->source.collection.pit;
+}
+const std::vector<LevelFields>& Dataset::field_schema() const {
+    return ctx_->source.collection.fields;
+}
+
+const std::filesystem::path& Dataset::path() const {
+    return ctx_->source.path;
+}
+ContainerFormat Dataset::format() const {
+    return ctx_->source.format;
+}
+size_t Dataset::level_count() const {
+    return ctx_->source.levels.size();
+}
+const std::string& Dataset::query() const {
+    return view_sql_;
+}
+
+Dataset Dataset::sql(const std::string& query) const {
+    return Dataset(ctx_, query::bind_data_view(view_sql_, query), 0);
+}
+
+Dataset Dataset::level(size_t index) const {
+    if (index >= level_count()) {
+        throw NavigationError(path().string() + ": level " + std::to_string(index) +
+                              " does not exist; the dataset has levels 0.." +
+                              std::to_string(level_count() - 1));
+    }
+    return Dataset(ctx_, "SELECT * FROM level" + std::to_string(index), index, true);
+}
+
+DataFrame Dataset::fetch(bool raw) const {
+    if (base_) return fetch_level(raw);
+    metadata::ColumnFilter keep;
+    if (!raw) {
+        // As tacoreader's .data: internal columns are navigation plumbing, except the GDAL path.
+        keep = [](const std::string& name) {
+            return name.rfind("internal:", 0) != 0 || name == kGdalVsi;
+        };
+    }
+    std::shared_ptr<const metadata::ResultTable> rows;
+    {
+        std::lock_guard lock(ctx_->db_mutex);
+        try {
+            rows = metadata::ResultTable::fetch(ctx_->db, view_sql_, keep);
+        } catch (const QueryError& e) {
+            rethrow_query(*ctx_, e);
+        }
+    }
+    return DataFrame(std::make_shared<query::DataFrameImpl>(ctx_, std::move(rows), level_));
+}
+
+// The rows of view `level{i}` without asking DuckDB to build a million gdal_vsi strings or to
+// filter padding: the raw table's columns are fetched and the path column is appended by
+// ResultTable::derive (the views stay for SQL; both give the same rows, see gdal_vsi_expression).
+DataFrame Dataset::fetch_level(bool raw) const {
+    const std::vector<ColumnType>& table = ctx_->level_columns[level_];
+    const format::OpenedDataset& src = ctx_->source;
+    const bool zip = src.format == ContainerFormat::Zip;
+    auto shown = [&](const std::string& name) {
+        if (name == kGdalVsi) return false;  // replaced by the computed one
+        return raw || name.rfind("internal:", 0) != 0;
+    };
+    const std::string path_column = zip ? "" : level_ == 0 ? "id" : "internal:relative_path";
+    auto needed = [&](const std::string& name) {
+        return name == "id" || name == "type" || name == path_column ||
+               (zip && (name == "internal:offset" || name == "internal:size"));
+    };
+    std::string select;
+    std::vector<size_t> shown_columns;
+    std::optional<size_t> id, type, offset, size, key;
+    size_t position = 0;
+    for (const ColumnType& c : table) {
+        if (!shown(c.name) && !needed(c.name)) continue;
+        select += (select.empty() ? "" : ", ") + metadata::quote_identifier(c.name);
+        if (shown(c.name)) shown_columns.push_back(position);
+        if (c.name == "id" && !id) id = position;
+        if (c.name == "type" && !type) type = position;
+        if (c.name == "internal:offset" && !offset) offset = position;
+        if (c.name == "internal:size" && !size) size = position;
+        if (c.name == path_column && !key) key = position;
+        ++position;
+    }
+    std::shared_ptr<const metadata::ResultTable> rows;
+    {
+        std::lock_guard lock(ctx_->db_mutex);
+        try {
+            const auto all = metadata::ResultTable::fetch(
+                ctx_->db, "SELECT " + select + " FROM level" + std::to_string(level_) + "_table");
+            const metadata::ResultTable& t = *all;
+            auto keep = [&](size_t row) {
+                return !t.is_null(row, *id) &&
+                       t.get_string(row, *id).substr(0, query::kPaddingPrefix.size()) !=
+                           query::kPaddingPrefix;
+            };
+            const std::string data_dir = src.vsi_root + "/DATA/";
+            auto vsi = [&](size_t row, std::string& out) {
+                if (zip) {
+                    if (t.is_null(row, *offset) || t.is_null(row, *size)) return false;
+                    query::write_vsi_subfile(out, t.get_int(row, *offset), t.get_int(row, *size),
+                                             src.vsi_root);
+                    return true;
+                }
+                if (t.is_null(row, *key) || t.is_null(row, *type)) return false;
+                const std::string_view kind = t.get_string(row, *type);
+                if (kind != "FILE" && kind != "FOLDER") return false;
+                out.assign(data_dir);
+                out += t.get_string(row, *key);
+                if (kind == "FOLDER") out += level_ == 0 ? "/__meta__" : "__meta__";
+                return true;
+            };
+            rows = metadata::ResultTable::derive(t, shown_columns, keep, kGdalVsi, vsi);
+        } catch (const QueryError& e) {
+            rethrow_query(*ctx_, e);
+        }
+    }
+    return DataFrame(std::make_shared<query::DataFrameImpl>(ctx_, std::move(rows), level_));
+}
+
+DataFrame Dataset::data() const {
+    return fetch(false);
+}
+DataFrame Dataset::data_raw() const {
+    return fetch(true);
+}
+
+std::vector<ColumnType> Dataset::columns() const {
+    std::lock_guard lock(ctx_->db_mutex);
+    try {
+        return metadata::describe_query(ctx_->db, view_sql_);
+    } catch (const QueryError& e) {
+        rethrow_query(*ctx_, e);
+    }
+}
+
+uint64_t Dataset::count() const {
+    std::lock_guard lock(ctx_->db_mutex);
+    try {
+        return std::stoull(ctx_->db.query_scalar("SELECT count(*) FROM (\n" + view_sql_ + "\n)"));
+    } catch (const QueryError& e) {
+        rethrow_query(*ctx_, e);
+    }
+}
+
+Dataset load(const std::filesystem::path& path) {
+    return Dataset(query::make_context(format::open_dataset(path)), "SELECT * FROM level0", 0,
+                   true);
+}
+
+}  // namespace taco

@@ -1,0 +1,174 @@
+#include "query/navigation.hpp"
+
+#include <algorithm>
+#include <system_error>
+
+#include "query/vsi_path.hpp"
+#include "taco/errors.hpp"
+
+namespace fs = std::filesystem;
+
+namespace taco::query {
+namespace {
+
+using metadata::quote_literal;
+
+constexpr std::string_view kMeta = "/__meta__";
+
+bool is_remote(std::string_view vsi) {
+    return vsi.substr(0, 4) == "/vsi" || vsi.find("://") != std::string_view::npos;
+}
+
+[[noreturn]] void remote_unsupported(std::string_view vsi) {
+    throw IoError("'" + std::string(vsi) +
+                  "' is a remote or VSI path; this version of tacocore "
+                  "reads local datasets only");
+}
+
+std::shared_ptr<io::ByteSource> archive_for(DatasetContext& ctx, std::string_view root) {
+    if (ctx.source.archive && root == ctx.source.vsi_root) return ctx.source.archive;
+    if (is_remote(root)) remote_unsupported(root);
+    return io::open_local_source(std::string(root));
+}
+
+std::optional<size_t> column_of(const metadata::ResultTable& t, std::string_view name,
+                                std::initializer_list<TypeId> types) {
+    for (size_t i = 0; i < t.columns(); ++i) {
+        if (t.schema()[i].name != name) continue;
+        const TypeId id = t.schema()[i].type.id();
+        if (std::find(types.begin(), types.end(), id) == types.end()) return std::nullopt;
+        return i;
+    }
+    return std::nullopt;
+}
+
+// Reads one __meta__ through `relation` (a read_parquet call) and adds the children's own
+// gdal_vsi: `/vsisubfile/{offset}_{size},{archive}` for an archive, `{dir}/{id}` for a FOLDER
+// dataset (REFERENCE-API §A10). A __meta__ holds a few rows, so the statement overhead is the
+// whole cost: the query is a plain SELECT *, and the padding filter and the paths are done here
+// rather than as SQL expressions, which DuckDB would spend longer binding than evaluating.
+std::shared_ptr<const metadata::ResultTable> fetch_children(DatasetContext& ctx,
+                                                            const std::string& relation,
+                                                            const std::string& where,
+                                                            const std::string* archive,
+                                                            const std::string& dir) {
+    std::lock_guard lock(ctx.db_mutex);
+    std::shared_ptr<const metadata::ResultTable> raw;
+    try {
+        raw = metadata::ResultTable::fetch(ctx.db, "SELECT * FROM " + relation);
+    } catch (const QueryError& e) {
+        throw FormatError(ctx.name() + ": " + where +
+                          " is not a readable Parquet file: " + e.what());
+    }
+    auto need = [&](const char* name, std::initializer_list<TypeId> types) {
+        const auto col = column_of(*raw, name, types);
+        if (!col) {
+            throw NavigationError(ctx.name() + ": " + where + " has no usable column '" + name +
+                                  "', which navigation needs; the dataset may be damaged or "
+                                  "written by an incompatible tool");
+        }
+        return *col;
+    };
+    const size_t id = need("id", {TypeId::String});
+    need("type", {TypeId::String});
+    std::optional<size_t> offset, size;
+    if (archive) {
+        offset = need("internal:offset", {TypeId::Int64, TypeId::Int32});
+        size = need("internal:size", {TypeId::Int64, TypeId::Int32});
+    }
+    // A gdal_vsi stored by some writer is replaced by the computed one.
+    std::vector<size_t> columns;
+    for (size_t c = 0; c < raw->columns(); ++c)
+        if (raw->schema()[c].name != "internal:gdal_vsi") columns.push_back(c);
+    const metadata::ResultTable& t = *raw;
+    auto keep = [&](size_t row) {
+        return !t.is_null(row, id) &&
+               t.get_string(row, id).substr(0, kPaddingPrefix.size()) != kPaddingPrefix;
+    };
+    auto vsi = [&](size_t row, std::string& out) {
+        if (archive) {
+            if (t.is_null(row, *offset) || t.is_null(row, *size)) return false;
+            write_vsi_subfile(out, t.get_int(row, *offset), t.get_int(row, *size), *archive);
+        } else {
+            out.assign(dir);
+            out += '/';
+            out += t.get_string(row, id);
+        }
+        return true;
+    };
+    return metadata::ResultTable::derive(t, columns, keep, "internal:gdal_vsi", vsi);
+}
+
+}  // namespace
+
+namespace {
+
+std::shared_ptr<const metadata::ResultTable> read_meta(DatasetContext& ctx,
+                                                       std::string_view folder_vsi,
+                                                       std::string_view folder_id) {
+    const std::string id(folder_id);
+    if (const auto ref = parse_vsi_subfile(folder_vsi)) {
+        const std::string where = "__meta__ of FOLDER '" + id + "' (bytes [" +
+                                  std::to_string(ref->offset) + ", " +
+                                  std::to_string(ref->offset + ref->size) + "))";
+        auto source = archive_for(ctx, ref->root);
+        io::MemFd bytes("taco-meta");
+        source->copy_to_fd(ref->offset, ref->size, bytes.fd(), where);
+        const std::string archive(ref->root);
+        return fetch_children(ctx, "read_parquet(" + quote_literal(bytes.proc_path()) + ")", where,
+                              &archive, "");
+    }
+    if (is_remote(folder_vsi)) remote_unsupported(folder_vsi);
+    // FOLDER datasets: the view points at `<dir>/__meta__`, children read from a __meta__ point at
+    // the directory itself (the next read appends /__meta__), as tacoreader does.
+    std::string meta(folder_vsi);
+    if (meta.size() < kMeta.size() ||
+        meta.compare(meta.size() - kMeta.size(), kMeta.size(), kMeta) != 0) {
+        meta += kMeta;
+    }
+    const std::string dir = meta.substr(0, meta.size() - kMeta.size());
+    std::error_code ec;
+    if (!fs::is_regular_file(meta, ec)) {
+        throw FormatError(ctx.name() + ": FOLDER sample '" + id +
+                          "' has no __meta__ file (expected " + meta + ")");
+    }
+    return fetch_children(ctx, "read_parquet(" + quote_literal(meta) + ")",
+                          "__meta__ of FOLDER '" + id + "' (" + meta + ")", nullptr, dir);
+}
+
+}  // namespace
+
+std::shared_ptr<const metadata::ResultTable> read_folder_children(DatasetContext& ctx,
+                                                                  std::string_view folder_vsi,
+                                                                  std::string_view folder_id) {
+    const std::string key(folder_vsi);
+    if (auto cached = ctx.children.find(key)) return cached;
+    auto table = read_meta(ctx, folder_vsi, folder_id);
+    ctx.children.put(key, table);
+    return table;
+}
+
+FileRange locate_file(DatasetContext& ctx, std::string_view file_vsi, const SampleName& name) {
+    if (const auto ref = parse_vsi_subfile(file_vsi)) {
+        FileRange r{archive_for(ctx, ref->root), ref->offset, ref->size};
+        if (r.offset > r.source->size() || r.source->size() - r.offset < r.size) {
+            throw FormatError(r.source->name() + ": sample " + name() + " at bytes [" +
+                              std::to_string(r.offset) + ", " + std::to_string(r.offset + r.size) +
+                              ") lies outside the file (" + std::to_string(r.source->size()) +
+                              " bytes)");
+        }
+        return r;
+    }
+    if (is_remote(file_vsi)) remote_unsupported(file_vsi);
+    FileRange r;
+    r.source = io::open_local_source(std::string(file_vsi));
+    r.size = r.source->size();
+    return r;
+}
+
+uint64_t file_size(DatasetContext& ctx, std::string_view file_vsi, const SampleName& name) {
+    if (const auto ref = parse_vsi_subfile(file_vsi)) return ref->size;
+    return locate_file(ctx, file_vsi, name).size;
+}
+
+}  // namespace taco::query

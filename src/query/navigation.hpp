@@ -1,0 +1,45 @@
+// Following `internal:gdal_vsi` paths: a FOLDER's children come from its `__meta__` table (the
+// authoritative source; the consolidated level >= 1 offsets of some reference files are wrong,
+// FORMAT.md §4.3), a FILE's bytes come straight from the container.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "io/byte_source.hpp"
+#include "metadata/result_table.hpp"
+#include "query/dataset_context.hpp"
+
+namespace taco::query {
+
+/// The children of the FOLDER sample `folder_id` whose `internal:gdal_vsi` is `folder_vsi`: the
+/// rows of its `__meta__` (padding hidden) plus their own `internal:gdal_vsi`. FormatError or
+/// NavigationError naming the folder when the `__meta__` is missing, unreadable or lacks the
+/// columns navigation needs.
+std::shared_ptr<const metadata::ResultTable> read_folder_children(DatasetContext& ctx,
+                                                                  std::string_view folder_vsi,
+                                                                  std::string_view folder_id);
+
+/// Where the bytes of a FILE sample are.
+struct FileRange {
+    std::shared_ptr<io::ByteSource> source;
+    uint64_t offset = 0;
+    uint64_t size = 0;
+};
+
+/// Names a sample in error messages ("'europe/item_0'"). Only called when something fails, so the
+/// hot paths never build the text (or even touch the id).
+using SampleName = std::function<std::string()>;
+
+/// Resolves a FILE sample's `internal:gdal_vsi`. The dataset's own archive is reused (no open);
+/// FOLDER files are opened. FormatError when the range lies outside the archive, IoError when the
+/// file is missing or the path is remote.
+FileRange locate_file(DatasetContext& ctx, std::string_view file_vsi, const SampleName& name);
+
+/// Size of a FILE sample, without opening anything when the path says it (ZIP).
+uint64_t file_size(DatasetContext& ctx, std::string_view file_vsi, const SampleName& name);
+
+}  // namespace taco::query

@@ -1,0 +1,51 @@
+#include "query/vsi_path.hpp"
+
+#include <charconv>
+
+#include "taco/errors.hpp"
+
+namespace taco::query {
+namespace {
+
+bool parse_u64(std::string_view s, uint64_t& out) {
+    if (s.empty()) return false;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc() && end == s.data() + s.size();
+}
+
+}  // namespace
+
+std::optional<SubfileRef> parse_vsi_subfile(std::string_view vsi) {
+    if (vsi.substr(0, kVsiSubfile.size()) != kVsiSubfile) return std::nullopt;
+    const std::string_view rest = vsi.substr(kVsiSubfile.size());
+    const size_t comma = rest.find(',');
+    const size_t underscore = rest.substr(0, comma).find('_');
+    SubfileRef ref;
+    if (comma == std::string_view::npos || underscore == std::string_view::npos ||
+        !parse_u64(rest.substr(0, underscore), ref.offset) ||
+        !parse_u64(rest.substr(underscore + 1, comma - underscore - 1), ref.size)) {
+        throw FormatError(
+            "invalid GDAL path '" + std::string(vsi) +
+            "': expected /vsisubfile/{offset}_{size},{file} with integer offset and size");
+    }
+    ref.root = rest.substr(comma + 1);
+    return ref;
+}
+
+void write_vsi_subfile(std::string& out, int64_t offset, int64_t size, std::string_view root) {
+    char buf[24];
+    out.assign(kVsiSubfile);
+    out.append(buf, std::to_chars(buf, buf + sizeof buf, offset).ptr);
+    out += '_';
+    out.append(buf, std::to_chars(buf, buf + sizeof buf, size).ptr);
+    out += ',';
+    out += root;
+}
+
+std::string make_vsi_subfile(int64_t offset, int64_t size, std::string_view root) {
+    std::string out;
+    write_vsi_subfile(out, offset, size, root);
+    return out;
+}
+
+}  // namespace taco::query
