@@ -382,6 +382,7 @@ uint32_t ZipWriter::copy_from_fd(int src_fd, uint64_t size, const std::string& s
 }
 
 void ZipWriter::append(const void* data, size_t n) {
+    if (n == 0) return;  // empty samples pass data == nullptr, which memcpy must not see
     if (n <= kBufferSize - used_) {
         std::memcpy(buffer_.get() + used_, data, n);
         used_ += n;

@@ -196,7 +196,6 @@ Built make_flat(const std::vector<std::string>&) {
 
 // One column per value type, in a deliberate non-sorted order; row 2 holds only typed nulls.
 Built make_every_types(const std::vector<std::string>&) {
-    using L = Value::List;
     auto row = [](int i) -> std::vector<taco::Field> {
         switch (i) {
             case 0:
