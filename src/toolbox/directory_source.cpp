@@ -6,7 +6,7 @@
 #include <unordered_map>
 
 #include "metadata/duckdb_session.hpp"
-#include "metadata/query_rows.hpp"
+#include "metadata/result_table.hpp"
 #include "taco/errors.hpp"
 
 namespace fs = std::filesystem;
@@ -64,14 +64,23 @@ Table read_table(const fs::path& file, const std::string& key) {
     std::error_code ec;
     if (!fs::is_regular_file(file, ec)) throw IoError("metadata table not found: " + file.string());
     metadata::DuckSession db(1);
-    metadata::Rows rows;
+    std::shared_ptr<const metadata::ResultTable> result;
     try {
-        std::string relation = "SELECT * FROM " + metadata::quote_literal(file.string());
-        rows = metadata::query_rows(db, metadata::normalized_select(db, relation));
+        // DuckDB picks the reader from the file (CSV, Parquet, JSON); types without a TACO
+        // equivalent are cast by ResultTable (small ints, DECIMAL, zoned timestamps, DATE as text).
+        result = metadata::ResultTable::fetch(db, "SELECT * FROM " + metadata::quote_literal(file.string()));
     } catch (const QueryError& e) {
         throw IoError("cannot read metadata table " + file.string() + ": " + e.what());
-    } catch (const SchemaError& e) {
-        throw SchemaError("metadata table " + file.string() + ": " + e.what());
+    }
+    struct {
+        std::vector<ColumnType> columns;
+        std::vector<std::vector<Value>> rows;
+    } rows;
+    rows.columns = result->schema();
+    rows.rows.resize(result->rows());
+    for (size_t r = 0; r < result->rows(); ++r) {
+        rows.rows[r].reserve(result->columns());
+        for (size_t c = 0; c < result->columns(); ++c) rows.rows[r].push_back(result->get_value(r, c));
     }
     size_t key_index = rows.columns.size();
     for (size_t c = 0; c < rows.columns.size(); ++c)
