@@ -6,6 +6,9 @@ BUILD_DIR := build
 TACO := $(BUILD_DIR)/bin/taco
 PY := .venv/bin/python
 JOBS ?= 2
+# ccache keys on paths relative to the checkout, so a fresh clone (CI) reuses earlier objects.
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
 
 .PHONY: all setup configure build demo test test-unit test-cli test-interop test-bench-harness \
         asan bench format clean

@@ -13,9 +13,21 @@ echo "setup: preparing Python virtualenv .venv"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/pip" install -q --disable-pip-version-check -r "$req"
 # GDAL's sdist builds its numpy extension (gdal_array) only when numpy is importable at build
-# time, so build it without isolation, against the numpy already in the venv.
+# time, so it is built without isolation against the venv's numpy, once per machine: the wheel is
+# kept in a machine-wide cache so fresh clones (CI) install it in seconds.
+wheels="${XDG_CACHE_HOME:-$HOME/.cache}/tacocore/wheels"
+mkdir -p "$wheels"
 "$venv/bin/pip" install -q --disable-pip-version-check setuptools wheel
-"$venv/bin/pip" install -q --disable-pip-version-check --no-build-isolation --no-cache-dir \
-    --force-reinstall --no-deps "gdal==$gdal_version"
-"$venv/bin/python" -c "from osgeo import gdal_array" 
+if ! ls "$wheels"/[Gg][Dd][Aa][Ll]-"$gdal_version"-*.whl >/dev/null 2>&1; then
+    echo "setup: building GDAL $gdal_version Python bindings (once per machine)"
+    "$venv/bin/pip" wheel -q --disable-pip-version-check --no-build-isolation --no-deps --no-cache-dir \
+        -w "$wheels" "gdal==$gdal_version"
+fi
+"$venv/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps \
+    "$wheels"/[Gg][Dd][Aa][Ll]-"$gdal_version"-*.whl
+"$venv/bin/python" -c "from osgeo import gdal_array" || {
+    rm -f "$wheels"/[Gg][Dd][Aa][Ll]-"$gdal_version"-*.whl
+    echo "setup: GDAL bindings lack gdal_array; removed the cached wheel, run make setup again" >&2
+    exit 1
+}
 echo "$want" > "$stamp"
