@@ -10,9 +10,13 @@ namespace {
 
 nb::object g_base, g_format, g_schema, g_pit, g_query, g_io, g_navigation;
 
+// Created in this module (e.g. "tacocore._core.TacoError") so that nanobind's stub generator,
+// which imports the extension on its own as `_core`, writes the classes into _core.pyi.
+// tacocore/__init__.py then sets __module__ to "tacocore", the name users import them from.
 nb::object make_exception(nb::module_& m, const char* name, nb::handle base, const char* doc) {
-    nb::object cls = nb::steal(PyErr_NewExceptionWithDoc(
-        (std::string("tacocore.") + name).c_str(), doc, base.ptr(), nullptr));
+    std::string qualified = std::string(nb::str(m.attr("__name__")).c_str()) + "." + name;
+    nb::object cls = nb::steal(PyErr_NewExceptionWithDoc(qualified.c_str(), doc, base.ptr(), nullptr));
+    if (!cls) throw nb::python_error();
     m.attr(name) = cls;
     return cls;
 }

@@ -79,36 +79,36 @@ void bind_model(nb::module_& m) {
                     },
                     "id"_a, "data"_a, "FILE sample holding `data` in memory.")
         .def_static("folder", &Sample::folder, "id"_a, "children"_a, "FOLDER sample holding a Tortilla.")
-        .def_prop_ro("id", &Sample::id)
-        .def_prop_ro("type", [](const Sample& s) { return std::string(to_string(s.type())); })
+        .def_prop_ro("id", &Sample::id, "The sample id.")
+        .def_prop_ro("type", [](const Sample& s) { return std::string(to_string(s.type())); }, "\"FILE\" or \"FOLDER\".")
         .def_prop_ro("path", [](const Sample& s) -> std::optional<std::string> {
             if (s.path().empty()) return std::nullopt;
             return s.path().string();
-        })
+        }, "The file path of a FILE read from disk; None for bytes and FOLDERs.")
         .def_prop_ro("size", &Sample::size, "FILE: byte size; FOLDER: bytes of every FILE below it.")
-        .def_prop_ro("is_padding", &Sample::is_padding)
-        .def_prop_ro("children", &Sample::children, nb::rv_policy::reference_internal)
+        .def_prop_ro("is_padding", &Sample::is_padding, "True for __TACOPAD__ samples added by pad_to.")
+        .def_prop_ro("children", &Sample::children, nb::rv_policy::reference_internal, "The Tortilla of a FOLDER.")
         .def("set", [](Sample& s, std::string key, nb::handle value) {
             s.set(key, to_value(value, "sample '" + s.id() + "' field '" + key + "'"));
-        }, "key"_a, "value"_a, "Adds or replaces one extension field.")
+        }, "key"_a, "value"_a.none(), "Adds or replaces one extension field.")
         .def("get", [](const Sample& s, const std::string& key) -> nb::object {
             const Value* v = s.get(key);
             if (!v) throw nb::key_error(key.c_str());
             return from_value(*v);
-        }, "key"_a)
+        }, "key"_a, "The value of one extension field (KeyError if absent).")
         .def("pop", [](Sample& s, const std::string& key) {
             try {
                 return from_value(s.pop(key));
             } catch (const std::out_of_range&) {
                 throw nb::key_error(key.c_str());
             }
-        }, "key"_a)
+        }, "key"_a, "Removes one extension field and returns its value (KeyError if absent).")
         .def("fields", &fields_dict, "Extension fields as a dict, in order.")
         .def("field_types", [](const Sample& s) {
             std::vector<std::pair<std::string, std::string>> out;
             for (const auto& f : s.fields()) out.emplace_back(f.name, f.value.type().arrow_name());
             return out;
-        });
+        }, "[(field, Arrow type name)] of the extension fields, in order.");
 
     nb::class_<Tortilla>(m, "Tortilla", "Samples sharing one metadata schema.")
         .def(nb::new_([](std::vector<Sample> samples, std::optional<size_t> pad_to, bool strict_schema) {
@@ -117,18 +117,19 @@ void bind_model(nb::module_& m) {
                  opts.strict_schema = strict_schema;
                  return Tortilla(std::move(samples), opts);
              }),
-             "samples"_a, "pad_to"_a = nb::none(), "strict_schema"_a = true)
-        .def("__len__", &Tortilla::size)
+             "samples"_a, "pad_to"_a = nb::none(), "strict_schema"_a = true,
+             "Validates ids and schema; pad_to adds __TACOPAD__ samples up to a multiple.")
+        .def("__len__", &Tortilla::size, "Number of samples, padding included.")
         .def("__getitem__", [](const Tortilla& t, int64_t i) {
             int64_t n = static_cast<int64_t>(t.size());
             if (i < 0) i += n;
             if (i < 0 || i >= n) throw nb::index_error();
             return t[static_cast<size_t>(i)];
-        })
-        .def_prop_ro("samples", &Tortilla::samples)
-        .def_prop_ro("schema", [](const Tortilla& t) { return schema_pairs(t.schema()); })
-        .def_prop_ro("depth", &Tortilla::depth)
-        .def_prop_ro("total_size", &Tortilla::total_size)
+        }, "The sample at a position (negative counts from the end).")
+        .def_prop_ro("samples", &Tortilla::samples, "The samples (copies), padding included.")
+        .def_prop_ro("schema", [](const Tortilla& t) { return schema_pairs(t.schema()); }, "[(column, Arrow type name)] shared by the samples.")
+        .def_prop_ro("depth", &Tortilla::depth, "Number of levels including this one (1 when every sample is a FILE).")
+        .def_prop_ro("total_size", &Tortilla::total_size, "Bytes of every FILE in the tree.")
         .def("with_columns", &with_columns, "columns"_a,
              "A new Tortilla whose samples gain the given columns (one value per sample).");
 
@@ -137,9 +138,10 @@ void bind_model(nb::module_& m) {
                  auto doc = format::parse_json_document(collection_json, "Taco collection fields");
                  return Taco(std::move(root), format::collection_info_from_json(doc, "Taco collection fields", false));
              }),
-             "tortilla"_a, "collection_json"_a)
-        .def_prop_ro("tortilla", &Taco::root, nb::rv_policy::reference_internal)
-        .def_prop_ro("levels", &Taco::levels)
+             "tortilla"_a, "collection_json"_a,
+             "Validates the tree (PIT) and the COLLECTION fields given as a JSON object.")
+        .def_prop_ro("tortilla", &Taco::root, nb::rv_policy::reference_internal, "The root Tortilla.")
+        .def_prop_ro("levels", &Taco::levels, "Number of levels the dataset will have.")
         .def("collection_json", [](const Taco& t) {
             return format::dump_python_style(format::collection_json(t, metadata::build_level_tables(t)));
         }, "The COLLECTION.json text the writers produce for this dataset.");

@@ -16,6 +16,13 @@ from ._core import (
 )
 from ._reader import TacoDataFrame, TacoDataset, load, validate
 from ._toolbox import Sample, Taco, Tortilla, create
+from . import datamodel  # tacotoolbox's layout: tacocore.datamodel.Sample is tacocore.Sample
+
+# The exceptions are created in the extension; users import (and tracebacks show) them here.
+for _exc in (TacoError, TacoFormatError, TacoSchemaError, TacoPitError, TacoQueryError, TacoIOError,
+             TacoNavigationError):
+    _exc.__module__ = __name__
+del _exc
 
 __version__ = "0.1.0"
 
@@ -28,6 +35,7 @@ __all__ = [
     "Tortilla",
     "Taco",
     "create",
+    "datamodel",
     "TacoError",
     "TacoFormatError",
     "TacoSchemaError",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import json
+import operator
 import os
 from typing import Any, Iterable, List, Optional, Sequence, Union
 
@@ -34,7 +35,12 @@ def validate(path: Union[str, os.PathLike]) -> list:
 
 
 class PITSchema:
-    """The `taco:pit_schema` of a dataset: ``root`` {n, type} and ``hierarchy`` {"1": [patterns]}."""
+    """The `taco:pit_schema` of a dataset: ``root`` {n, type} and ``hierarchy`` {"1": [patterns]}.
+
+    Same interface as tacoreader's ``PITSchema``: ``to_dict()``, ``with_n(n)``, ``max_depth()``,
+    ``is_compatible(other)``. Keys other than root and hierarchy (newer writers add ``shape``)
+    stay in ``collection["taco:pit_schema"]``.
+    """
 
     def __init__(self, doc: dict) -> None:
         self._doc = doc
@@ -42,10 +48,34 @@ class PITSchema:
         self.hierarchy = doc.get("hierarchy", {})
 
     def max_depth(self) -> int:
-        return len(self.hierarchy)
+        """Deepest hierarchy level (0 for a flat dataset; the root level is not counted)."""
+        return max((int(k) for k in self.hierarchy), default=0)
 
     def to_dict(self) -> dict:
-        return json.loads(json.dumps(self._doc))
+        """{"root": ..., "hierarchy": ...} as plain dicts and lists (a copy)."""
+        return json.loads(json.dumps({"root": self.root, "hierarchy": self.hierarchy}))
+
+    def with_n(self, n: int) -> "PITSchema":
+        """A copy whose root count is ``n`` (the structure is unchanged)."""
+        doc = self.to_dict()
+        doc["root"]["n"] = n
+        return PITSchema(doc)
+
+    def is_compatible(self, other: "PITSchema") -> bool:
+        """True when ``other`` has the same structure (root type, depths, child types and ids);
+        the counts ``n`` are ignored."""
+        if self.root.get("type") != other.root.get("type"):
+            return False
+        if set(self.hierarchy) != set(other.hierarchy):
+            return False
+        for depth, patterns in self.hierarchy.items():
+            theirs = other.hierarchy[depth]
+            if len(patterns) != len(theirs):
+                return False
+            for a, b in zip(patterns, theirs):
+                if a.get("type") != b.get("type") or a.get("id") != b.get("id"):
+                    return False
+        return True
 
     def __repr__(self) -> str:
         return f"PITSchema(root={self.root.get('type')}, max_depth={self.max_depth()})"
@@ -60,21 +90,26 @@ class TacoDataset:
         self._closed = False
 
     # --- collection metadata -------------------------------------------------------------------
-    id = property(lambda self: self._native.id)
-    version = property(lambda self: self._native.version)
-    description = property(lambda self: self._native.description)
-    tasks = property(lambda self: list(self._native.tasks))
-    licenses = property(lambda self: list(self._native.licenses))
-    providers = property(lambda self: self._native.providers)
-    curators = property(lambda self: self._native.curators)
-    title = property(lambda self: self._native.title)
-    keywords = property(lambda self: self._native.keywords)
-    taco_version = property(lambda self: self._native.taco_version)
-    format = property(lambda self: self._native.format, doc='"zip" or "folder".')
-    path = property(lambda self: self._native.path)
+    id = property(lambda self: self._native.id, doc="The dataset id (COLLECTION ``id``).")
+    version = property(lambda self: self._native.version,
+                       doc='COLLECTION ``dataset_version`` ("unknown" when the collection has none).')
+    description = property(lambda self: self._native.description, doc="COLLECTION ``description``.")
+    tasks = property(lambda self: list(self._native.tasks), doc="COLLECTION ``tasks`` (a list of task names).")
+    licenses = property(lambda self: list(self._native.licenses), doc="COLLECTION ``licenses`` (SPDX ids).")
+    providers = property(lambda self: self._native.providers,
+                         doc="COLLECTION ``providers``: dicts {name, roles, url, links} or, in older "
+                             "datasets, {name, organization, email, role}.")
+    curators = property(lambda self: self._native.curators,
+                        doc="COLLECTION ``curators`` (dicts {name, organization, email, role}) or None.")
+    title = property(lambda self: self._native.title, doc="COLLECTION ``title`` or None.")
+    keywords = property(lambda self: self._native.keywords, doc="COLLECTION ``keywords`` or None.")
+    taco_version = property(lambda self: self._native.taco_version, doc="COLLECTION ``taco_version``.")
+    format = property(lambda self: self._native.format, doc='Container: "zip" or "folder".')
+    path = property(lambda self: self._native.path, doc="The path given to ``load``.")
 
     @property
     def extent(self) -> Optional[dict]:
+        """COLLECTION ``extent``: {"spatial": [w, s, e, n], "temporal": [start, end] or None}."""
         return self._collection.get("extent")
 
     @property
@@ -84,10 +119,12 @@ class TacoDataset:
 
     @property
     def pit_schema(self) -> PITSchema:
+        """The tree structure (``taco:pit_schema``) as a :class:`PITSchema`."""
         return PITSchema(self._collection.get("taco:pit_schema", {}))
 
     @property
     def field_schema(self) -> dict:
+        """``taco:field_schema``: level key ("level0", ...) -> [[name, arrow type, description], ...]."""
         return self._collection.get("taco:field_schema", {})
 
     # --- queries -------------------------------------------------------------------------------
@@ -113,7 +150,12 @@ class TacoDataset:
 
     def count(self) -> int:
         """Rows in the current view."""
+        self._check_open()
         return self._native.count()
+
+    def read(self, key: Union[int, str]) -> Union[str, "TacoDataFrame"]:
+        """Same as ``.data.read(key)`` (as tacoreader's ``TacoDataset.read``)."""
+        return self.data.read(key)
 
     # --- lifetime --------------------------------------------------------------------------------
     def close(self) -> None:
@@ -174,18 +216,22 @@ class TacoDataFrame:
 
     # --- shape -----------------------------------------------------------------------------------
     def __len__(self) -> int:
+        """Number of rows."""
         return len(self._native)
 
     @property
     def columns(self) -> List[str]:
+        """Column names, in order."""
         return list(self._native.columns)
 
     @property
     def shape(self) -> tuple:
+        """(rows, columns)."""
         return (len(self), len(self.columns))
 
     @property
     def level(self) -> int:
+        """Hierarchy level of these rows: 0 for ``dataset.data``, +1 per ``read`` of a FOLDER."""
         return self._native.level
 
     # --- conversion ------------------------------------------------------------------------------
@@ -197,23 +243,31 @@ class TacoDataFrame:
         return self._arrow
 
     def to_pandas(self):
-        """The rows as a pandas DataFrame (needs pandas)."""
+        """The rows as a pandas DataFrame (needs pandas: ``pip install tacocore[pandas]``)."""
+        _require("pandas", "to_pandas")
         return self.to_arrow().to_pandas()
 
     def to_polars(self):
-        """The rows as a polars DataFrame (needs polars)."""
-        import polars as pl
+        """The rows as a polars DataFrame (needs polars: ``pip install tacocore[polars]``)."""
+        pl = _require("polars", "to_polars")
         return pl.from_arrow(self.to_arrow())
 
     def head(self, n: int = 5):
-        return self.to_arrow().slice(0, n)
+        """The first ``n`` rows as a pyarrow Table."""
+        return self.to_arrow().slice(0, max(0, n))
 
     def tail(self, n: int = 5):
+        """The last ``n`` rows as a pyarrow Table."""
         t = self.to_arrow()
-        return t.slice(max(0, len(t) - n))
+        return t.slice(max(0, len(t) - max(0, n)))
 
     def __getitem__(self, key: Any):
+        """pyarrow Table indexing: a column by name or position."""
         return self.to_arrow()[key]
+
+    def __arrow_c_stream__(self, requested_schema: Any = None) -> Any:
+        """Arrow PyCapsule stream protocol: ``pa.table(df)``, ``pl.DataFrame(df)``, DuckDB, ..."""
+        return self._native.__arrow_c_stream__(requested_schema)
 
     # --- navigation and sample data --------------------------------------------------------------
     def read(self, key: Union[int, str]) -> Union[str, "TacoDataFrame"]:
@@ -244,9 +298,26 @@ class TacoDataFrame:
         return f"{self.head(10)}\n[TacoDataFrame: {len(self)} rows, level={self.level}, format={self._native.format}]"
 
 
+def _require(module: str, method: str):
+    try:
+        return __import__(module)
+    except ImportError as exc:
+        raise ImportError(f"TacoDataFrame.{method}() needs {module}: pip install {module}") from exc
+
+
 def _key(key: Union[int, str]) -> Union[int, str]:
-    if isinstance(key, bool) or not isinstance(key, (int, str)):
-        raise _core.TacoNavigationError(f"read() takes a position (int) or an id (str), not {type(key).__name__}")
-    if isinstance(key, int) and key < 0:
-        raise _core.TacoNavigationError(f"Position {key} out of range: negative positions are not allowed")
-    return key
+    """A read() key: a str id, or a position (any integer: int, numpy integer, ...)."""
+    if isinstance(key, str):
+        return key
+    position = None
+    if not isinstance(key, bool):
+        try:
+            position = operator.index(key)
+        except TypeError:
+            pass
+    if position is None:
+        raise _core.TacoNavigationError(
+            f"read() takes a position (int) or an id (str), not {type(key).__name__}")
+    if position < 0:
+        raise _core.TacoNavigationError(f"Position {position} out of range: negative positions are not allowed")
+    return position

@@ -20,10 +20,12 @@ class Sample:
 
     ``Sample(id, path, type="auto", **metadata)`` as in tacotoolbox. Extra keyword arguments
     become extension fields (``cloud_cover=12.5``, ``**{"stac:crs": "EPSG:4326"}``).
+    ``temp_dir`` is accepted for tacotoolbox compatibility and ignored: ``bytes`` stay in memory
+    until the dataset is written, no temporary file is made.
     """
 
     def __init__(self, id: str, path: Union[str, os.PathLike, bytes, bytearray, memoryview, "Tortilla"],
-                 type: str = "auto", **metadata: Any) -> None:
+                 type: str = "auto", temp_dir: Union[str, os.PathLike, None] = None, **metadata: Any) -> None:
         if isinstance(path, Tortilla):
             inferred = "FOLDER"
             native = _core.Sample.folder(id, path._native)
@@ -60,6 +62,8 @@ class Sample:
         """The file path, the Tortilla of a FOLDER, or None for in-memory bytes."""
         if self._tortilla is not None:
             return self._tortilla
+        if self._native.type == "FOLDER":  # a sample taken out of a Tortilla
+            return Tortilla._wrap(self._native.children)
         p = self._native.path
         return Path(p) if p is not None else None
 
@@ -79,6 +83,7 @@ class Sample:
         return self._native.pop(key)
 
     def __getitem__(self, key: str) -> Any:
+        """The value of extension field ``key`` (KeyError if absent)."""
         return self._native.get(key)
 
     def __repr__(self) -> str:
@@ -98,6 +103,12 @@ class Tortilla:
             natives.append(s._native)
         self._native = _core.Tortilla(natives, pad_to, strict_schema)
 
+    @classmethod
+    def _wrap(cls, native: "_core.Tortilla") -> "Tortilla":
+        obj = cls.__new__(cls)
+        obj._native = native
+        return obj
+
     @property
     def samples(self) -> list:
         """The samples, padding included."""
@@ -114,9 +125,11 @@ class Tortilla:
         return self
 
     def __len__(self) -> int:
+        """Number of samples, padding included."""
         return len(self._native)
 
     def __getitem__(self, i: int) -> Sample:
+        """The sample at position ``i`` (negative positions count from the end)."""
         return Sample._wrap(self._native[i])
 
     def __repr__(self) -> str:
@@ -126,23 +139,27 @@ class Tortilla:
 class Taco:
     """A complete dataset: the root Tortilla plus COLLECTION metadata, validated on construction.
 
-    Same signature as tacotoolbox's ``Taco``; ``taco_version`` defaults to "2.0.0" (the
-    specification). Extra keyword arguments become TACO-level extension keys of COLLECTION.json.
+    ``Taco(tortilla, id, dataset_version, description, licenses, providers, tasks, title=None,
+    curators=None, keywords=None, extent=None, **extensions)``, the fields of tacotoolbox's
+    ``Taco`` (which takes them as keywords). ``taco_version`` (keyword only) defaults to "2.0.0",
+    the specification's. Extra keyword arguments become TACO-level extension keys of
+    COLLECTION.json. ``extent=None`` computes it from STAC/ISTAC metadata (or the global default).
     """
 
     def __init__(self, tortilla: Tortilla, id: str, dataset_version: str, description: str,
                  licenses: Iterable[str], providers: Iterable[Any], tasks: Iterable[str],
-                 taco_version: str = "2.0.0", title: Optional[str] = None,
-                 curators: Optional[Iterable[Any]] = None, keywords: Optional[Iterable[str]] = None,
-                 extent: Optional[Any] = None, **extensions: Any) -> None:
+                 title: Optional[str] = None, curators: Optional[Iterable[Any]] = None,
+                 keywords: Optional[Iterable[str]] = None, extent: Optional[Any] = None,
+                 *, taco_version: str = "2.0.0", **extensions: Any) -> None:
         if not isinstance(tortilla, Tortilla):
             raise _core.TacoSchemaError(f"Taco: tortilla must be a Tortilla, not {type_name(tortilla)}")
         fields = {
             "id": id, "dataset_version": dataset_version, "description": description,
-            "licenses": list(licenses), "providers": [_as_dict(p, "providers") for p in providers],
-            "tasks": list(tasks), "taco_version": taco_version, "title": title,
-            "curators": None if curators is None else [_as_dict(c, "curators") for c in curators],
-            "keywords": None if keywords is None else list(keywords),
+            "licenses": _list(licenses, "licenses"),
+            "providers": [_as_dict(p, "providers") for p in _list(providers, "providers")],
+            "tasks": _list(tasks, "tasks"), "taco_version": taco_version, "title": title,
+            "curators": None if curators is None else [_as_dict(c, "curators") for c in _list(curators, "curators")],
+            "keywords": None if keywords is None else _list(keywords, "keywords"),
         }
         if extent is not None:
             fields["extent"] = _extent_dict(extent)
@@ -216,6 +233,13 @@ def _arrow_value(arrow_type: Any, value: Any) -> Any:
             return np.asarray(items, dtype=np.float32) if None not in items else items
         return items
     return value
+
+
+def _list(value: Any, field: str) -> list:
+    """A list field of the collection; a lone string or dict is refused (it is not a list)."""
+    if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
+        raise _core.TacoSchemaError(f"COLLECTION field '{field}': expected a list, not {type_name(value)}")
+    return list(value)
 
 
 def _extent_dict(extent: Any) -> dict:

@@ -43,7 +43,7 @@ struct DatasetHandle {
 
 Raster decode(const std::string& path) {
     ensure_gdal();
-    DatasetHandle ds{GDALOpenEx(path.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY, nullptr, nullptr, nullptr)};
+    DatasetHandle ds{GDALOpenEx(path.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY | GDAL_OF_VERBOSE_ERROR, nullptr, nullptr, nullptr)};
     if (!ds.h) throw IoError("GDAL cannot open " + path + ": " + CPLGetLastErrorMsg());
     Raster r;
     r.bands = GDALGetRasterCount(ds.h);

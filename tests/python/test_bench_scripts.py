@@ -1,0 +1,36 @@
+"""The two benchmark scripts of bench/python run end to end at toy sizes and print their JSON
+(the numbers themselves are measured by `bench/python/*.py` at full size, see its README)."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import subprocess
+import sys
+
+BENCH = pathlib.Path(__file__).resolve().parents[2] / "bench" / "python"
+
+
+def run(script: str, *args) -> dict:
+    proc = subprocess.run([sys.executable, str(BENCH / script), *map(str, args)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode in (0, 1), proc.stderr[-3000:]  # 1 = ran, bound not met (toy sizes)
+    return json.loads(proc.stdout)
+
+
+def test_to_arrow_benchmark_runs(tmp_path):
+    doc = run("bench_to_arrow.py", "--rows", 3000, "--repeat", 1, "--work", tmp_path, "--json", tmp_path / "r.json")
+    assert doc["rows"] == 3000
+    assert doc["duckdb_same_types"] is True
+    assert set(doc["seconds"]) == {"tacocore.to_arrow", "tacocore.data", "duckdb.export"}
+    assert doc["ratio_to_arrow_vs_duckdb"] > 0
+    assert doc["machine"]["logical_cores"] >= 1
+    assert json.loads((tmp_path / "r.json").read_text()) == doc
+
+
+def test_read_arrays_benchmark_runs(tmp_path):
+    doc = run("bench_read_arrays.py", "--samples", 6, "--repeat", 1, "--work", tmp_path)
+    assert doc["samples"] == 6
+    assert set(doc["seconds"]) == {"threads=1", "threads=2"}
+    assert doc["speedup_median"] > 0
+    assert len(doc["control_speedup"]["runs"]) == 1

@@ -1,0 +1,354 @@
+"""Creating: Sample, Tortilla, Taco, create (tacotoolbox's surface) and the mapping of Python
+values to typed metadata values."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import pathlib
+import zipfile
+
+import numpy as np
+import pytest
+
+import tacocore
+from conftest import COLLECTION_DEFAULTS, arrow_types
+
+
+def written_types(tmp_path, **fields) -> dict:
+    """{column: arrow type string} of level 0 after writing two samples with `fields`."""
+    samples = [tacocore.Sample(f"s{i}", b"x", **fields) for i in range(2)]
+    taco = tacocore.Taco(tacocore.Tortilla(samples), **COLLECTION_DEFAULTS)
+    path = tacocore.create(taco, tmp_path / f"t{len(list(tmp_path.iterdir()))}.tacozip")[0]
+    ds = tacocore.load(path)
+    table = ds.data.to_arrow()
+    return dict(arrow_types(table)), table.to_pylist()[0], {f[0]: f[1] for f in ds.field_schema["level0"]}
+
+
+# --- Sample ---------------------------------------------------------------------------------------
+
+def test_sample_from_path_str_path_bytes(demo_input):
+    tif = demo_input / "lima" / "mask.tif"
+    for path in (tif, str(tif)):
+        s = tacocore.Sample("m", path)
+        assert s.id == "m" and s.type == "FILE"
+        assert s.size == tif.stat().st_size
+        assert s.path == pathlib.Path(tif)
+    for data in (b"abc", bytearray(b"abc"), memoryview(b"abc")):
+        s = tacocore.Sample("b", data)
+        assert s.type == "FILE" and s.size == 3 and s.path is None
+    assert tacocore.Sample("empty", b"").size == 0
+
+
+def test_sample_type_auto_explicit_and_mismatch():
+    child = tacocore.Tortilla([tacocore.Sample("x", b"1")])
+    assert tacocore.Sample("f", child).type == "FOLDER"
+    assert tacocore.Sample("f", child, type="FOLDER").type == "FOLDER"
+    assert tacocore.Sample("b", b"1", type="FILE").type == "FILE"
+    with pytest.raises(tacocore.TacoSchemaError, match="does not match"):
+        tacocore.Sample("b", b"1", type="FOLDER")
+    with pytest.raises(tacocore.TacoSchemaError, match="does not match"):
+        tacocore.Sample("f", child, type="FILE")
+
+
+def test_sample_folder_size_and_path():
+    child = tacocore.Tortilla([tacocore.Sample("x", b"12"), tacocore.Sample("y", b"345")])
+    folder = tacocore.Sample("f", child)
+    assert folder.size == 5
+    assert folder.path is child
+    again = tacocore.Tortilla([folder]).samples[0]  # taken back out of a Tortilla
+    assert again.type == "FOLDER"
+    assert isinstance(again.path, tacocore.Tortilla)
+    assert [s.id for s in again.path.samples] == ["x", "y"]
+
+
+def test_sample_metadata_and_extend_with():
+    s = tacocore.Sample("a", b"1", cloud_cover=1.5, **{"stac:crs": "EPSG:4326"})
+    assert s.metadata == {"cloud_cover": 1.5, "stac:crs": "EPSG:4326"}
+    assert s["stac:crs"] == "EPSG:4326"
+    assert s.extend_with({"split": "train", "n": 3}) is s
+    assert list(s.metadata) == ["cloud_cover", "stac:crs", "split", "n"]
+    assert s.pop("split") == "train"
+    assert "split" not in s.metadata
+    with pytest.raises(KeyError):
+        s.pop("split")
+    with pytest.raises(KeyError):
+        s["nope"]
+
+
+def test_sample_extend_with_pydantic_like_object():
+    class Model:
+        def model_dump(self):
+            return {"a": 1, "b": "x"}
+
+    s = tacocore.Sample("a", b"1").extend_with(Model())
+    assert s.metadata == {"a": 1, "b": "x"}
+
+
+def test_sample_accepts_tacotoolbox_temp_dir(tmp_path):
+    s = tacocore.Sample("a", b"1", temp_dir=tmp_path, v=1)
+    assert s.metadata == {"v": 1}
+    assert list(tmp_path.iterdir()) == []  # bytes stay in memory
+
+
+@pytest.mark.parametrize("bad_id", ["a/b", "a\\b", "a:b", "__x"])
+def test_sample_invalid_ids(bad_id):
+    with pytest.raises(tacocore.TacoSchemaError):
+        tacocore.Sample(bad_id, b"1")
+
+
+@pytest.mark.parametrize("bad_key", ["bad-key", "a.b", "a b", "a:b:c", "", "id", "type", "path"])
+def test_sample_invalid_keys(bad_key):
+    with pytest.raises(tacocore.TacoSchemaError):
+        tacocore.Sample("a", b"1").extend_with({bad_key: 1})
+
+
+def test_sample_invalid_values_and_paths(tmp_path):
+    with pytest.raises(tacocore.TacoSchemaError, match="object"):
+        tacocore.Sample("a", b"1", v=object())
+    with pytest.raises(tacocore.TacoSchemaError, match="int64"):
+        tacocore.Sample("a", b"1", v=2**64)
+    with pytest.raises(tacocore.TacoSchemaError):
+        tacocore.Sample("a", b"1", v={"a": 1})  # no struct values
+    with pytest.raises(tacocore.TacoSchemaError):
+        tacocore.Sample("a", 42)
+    with pytest.raises(tacocore.TacoIOError, match="not found"):
+        tacocore.Sample("a", tmp_path / "missing.tif")
+
+
+# --- value mapping --------------------------------------------------------------------------------
+
+NAIVE = datetime.datetime(2024, 2, 29, 23, 59, 58, 123456)
+
+
+@pytest.mark.parametrize("value, arrow, back", [
+    (7, "int64", 7),
+    (-(2**63), "int64", -(2**63)),
+    (1.25, "double", 1.25),
+    ("text ✓", "string", "text ✓"),
+    (b"\x00\xff", "binary", b"\x00\xff"),
+    (bytearray(b"ab"), "binary", b"ab"),
+    (True, "bool", True),
+    (NAIVE, "timestamp[us]", NAIVE),  # naive = UTC
+    (datetime.datetime(2024, 1, 1, 12, tzinfo=datetime.timezone(datetime.timedelta(hours=2))),
+     "timestamp[us]", datetime.datetime(2024, 1, 1, 10)),  # aware -> UTC
+    ([1, 2, 3], "list<l: int64>", [1, 2, 3]),
+    ((0.5, 1.5), "list<l: double>", [0.5, 1.5]),
+    (["a", "b"], "list<l: string>", ["a", "b"]),
+    ([[1.0], [2.0, 3.0]], "list<l: list<l: double>>", [[1.0], [2.0, 3.0]]),
+    (np.int32(5), "int32", 5),
+    (np.int64(5), "int64", 5),
+    (np.float32(2.5), "float", 2.5),
+    (np.float64(2.5), "double", 2.5),
+    (np.bool_(True), "bool", True),
+    (np.datetime64("2024-01-01T00:00:01"), "timestamp[us]", datetime.datetime(2024, 1, 1, 0, 0, 1)),
+    (np.array([1.0, 2.0], dtype=np.float32), "list<l: float>", [1.0, 2.0]),
+    (np.array([1.0, 2.0]), "list<l: double>", [1.0, 2.0]),
+    (np.array([1, 2], dtype=np.int64), "list<l: int64>", [1, 2]),
+    (np.array([1, 2], dtype=np.int32), "list<l: int32>", [1, 2]),
+    (np.array([True, False]), "list<l: bool>", [True, False]),
+    (None, "string", None),  # an all-null column is stored as string (docs/FORMAT-DECISIONS.md)
+])
+def test_python_values_map_to_typed_values(tmp_path, value, arrow, back):
+    types, row, fields = written_types(tmp_path, v=value)
+    assert types["v"] == arrow
+    assert row["v"] == back
+    assert fields["v"] == arrow.replace("<l: ", "<item: ")  # field_schema spells pyarrow's names
+
+
+def test_sample_values_read_back_in_python():
+    s = tacocore.Sample("a", b"1", t=NAIVE, f=np.float32(0.5), arr=np.array([1, 2]), n=None, raw=b"\x01")
+    assert s.metadata == {"t": NAIVE, "f": 0.5, "arr": [1, 2], "n": None, "raw": b"\x01"}
+
+
+def test_null_then_value_takes_the_value_type(tmp_path):
+    samples = [tacocore.Sample("a", b"1", v=None), tacocore.Sample("b", b"2", v=2.5)]
+    taco = tacocore.Taco(tacocore.Tortilla(samples), **COLLECTION_DEFAULTS)
+    table = tacocore.load(tacocore.create(taco, tmp_path / "n.tacozip")[0]).data.to_arrow()
+    assert dict(arrow_types(table))["v"] == "double"
+    assert table["v"].to_pylist() == [None, 2.5]
+
+
+# --- Tortilla -------------------------------------------------------------------------------------
+
+def test_tortilla_basics():
+    a, b = tacocore.Sample("a", b"1", v=1), tacocore.Sample("b", b"22", v=2)
+    t = tacocore.Tortilla([a, b])
+    assert len(t) == 2
+    assert [s.id for s in t.samples] == ["a", "b"]
+    assert t[0].id == "a" and t[-1].id == "b"
+    assert t.schema == [("v", "int64")]
+    with pytest.raises(IndexError):
+        t[2]
+    assert tacocore.Tortilla(iter([a, b])).schema == t.schema  # any iterable
+
+
+def test_tortilla_pad_to():
+    t = tacocore.Tortilla([tacocore.Sample(f"s{i}", b"1", v=i) for i in range(5)], pad_to=4)
+    assert len(t) == 8
+    assert [s.id for s in t.samples][5:] == ["__TACOPAD__0", "__TACOPAD__1", "__TACOPAD__2"]
+    assert t[7].metadata == {"v": None}
+    assert len(tacocore.Tortilla([tacocore.Sample("a", b"1")], pad_to=1)) == 1
+
+
+def test_tortilla_strict_schema():
+    a = tacocore.Sample("a", b"1", x=1)
+    b = tacocore.Sample("b", b"2", y="s")
+    with pytest.raises(tacocore.TacoSchemaError, match="strict"):
+        tacocore.Tortilla([a, b])
+    with pytest.raises(tacocore.TacoSchemaError, match="type"):
+        tacocore.Tortilla([a, tacocore.Sample("c", b"3", x="text")])
+    loose = tacocore.Tortilla([a, b], strict_schema=False)
+    assert dict(loose.schema) == {"x": "int64", "y": "string"}
+
+
+def test_tortilla_errors():
+    with pytest.raises(tacocore.TacoSchemaError, match="at least one"):
+        tacocore.Tortilla([])
+    with pytest.raises(tacocore.TacoSchemaError, match="duplicate"):
+        tacocore.Tortilla([tacocore.Sample("a", b"1"), tacocore.Sample("a", b"2")])
+    with pytest.raises(tacocore.TacoSchemaError, match="Sample"):
+        tacocore.Tortilla(["not a sample"])
+
+
+def test_tortilla_extend_with(tmp_path):
+    t = tacocore.Tortilla([tacocore.Sample(f"s{i}", b"1") for i in range(3)], pad_to=2)
+    assert t.extend_with({"split": ["train", "test", "train"], "k": np.array([1, 2, 3], dtype=np.int32)}) is t
+    assert t.schema == [("split", "string"), ("k", "int32")]
+    assert [s.metadata for s in t.samples] == [{"split": "train", "k": 1}, {"split": "test", "k": 2},
+                                                {"split": "train", "k": 3}, {"split": None, "k": None}]
+    with pytest.raises(tacocore.TacoSchemaError, match="already exists"):
+        t.extend_with({"split": ["a", "b", "c"]})
+    with pytest.raises(tacocore.TacoSchemaError, match="one per sample"):
+        t.extend_with({"z": [1]})
+    taco = tacocore.Taco(t, **COLLECTION_DEFAULTS)
+    table = tacocore.load(tacocore.create(taco, tmp_path / "x.tacozip")[0]).data.to_arrow()
+    assert table["split"].to_pylist() == ["train", "test", "train"]
+
+
+# --- Taco -----------------------------------------------------------------------------------------
+
+def test_taco_all_arguments(tmp_path):
+    class Provider:  # tacotoolbox passes pydantic models; anything with model_dump works
+        def model_dump(self):
+            return {"name": "ESA", "roles": ["producer", "licensor"], "url": "https://esa.int", "links": None}
+
+    taco = tacocore.Taco(
+        tacocore.Tortilla([tacocore.Sample("a", b"1")]),
+        id="full-taco", dataset_version="2.1.0", description="all fields", licenses=["CC-BY-4.0", "MIT"],
+        providers=[Provider(), {"name": "Other"}], tasks=["classification", "segmentation"],
+        title="Full", curators=[{"name": "Cu Rator", "organization": "Org", "email": "c@example.org", "role": "lead"}],
+        keywords=["k1", "k2"], extent={"spatial": [-10, -20, 30, 40], "temporal": ["2020-01-01T00:00:00Z", "2021-01-01T00:00:00Z"]},
+        **{"split:strategy": "random", "publications": [{"doi": "10.1/x", "citation": "c", "summary": "s"}]},
+    )
+    assert taco.id == "full-taco" and taco.title == "Full"
+    coll = taco.collection
+    assert coll["extent"] == {"spatial": [-10.0, -20.0, 30.0, 40.0],
+                              "temporal": ["2020-01-01T00:00:00Z", "2021-01-01T00:00:00Z"]}
+    assert coll["split:strategy"] == "random"
+    ds = tacocore.load(tacocore.create(taco, tmp_path / "full.tacozip")[0])
+    assert ds.title == "Full" and ds.keywords == ["k1", "k2"]
+    assert ds.tasks == ["classification", "segmentation"]
+    assert ds.licenses == ["CC-BY-4.0", "MIT"]
+    assert ds.providers[0] == {"name": "ESA", "roles": ["producer", "licensor"], "url": "https://esa.int", "links": None}
+    assert ds.curators == [{"name": "Cu Rator", "organization": "Org", "email": "c@example.org", "role": "lead"}]
+    assert ds.extent == coll["extent"]
+    assert ds.collection["publications"][0]["doi"] == "10.1/x"
+    assert ds.collection["split:strategy"] == "random"
+
+
+def test_taco_extent_as_list_and_default():
+    t = tacocore.Tortilla([tacocore.Sample("a", b"1")])
+    assert tacocore.Taco(t, **COLLECTION_DEFAULTS, extent=[1, 2, 3, 4]).collection["extent"] == {
+        "spatial": [1.0, 2.0, 3.0, 4.0], "temporal": None}
+    assert tacocore.Taco(t, **COLLECTION_DEFAULTS).collection["extent"] == {
+        "spatial": [-180.0, -90.0, 180.0, 90.0], "temporal": None}
+
+
+def test_taco_errors():
+    t = tacocore.Tortilla([tacocore.Sample("a", b"1")])
+    with pytest.raises(tacocore.TacoSchemaError, match="uppercase"):
+        tacocore.Taco(t, **{**COLLECTION_DEFAULTS, "id": "Upper"})
+    with pytest.raises(tacocore.TacoSchemaError, match="task"):
+        tacocore.Taco(t, **{**COLLECTION_DEFAULTS, "tasks": ["dancing"]})
+    with pytest.raises(tacocore.TacoSchemaError, match="Tortilla"):
+        tacocore.Taco([tacocore.Sample("a", b"1")], **COLLECTION_DEFAULTS)
+    with pytest.raises(tacocore.TacoSchemaError):
+        tacocore.Taco(t, **COLLECTION_DEFAULTS, extent=[0, 100, 10, 0])  # s > n, lat out of range
+
+
+def test_taco_pit_violation_is_a_pit_error():
+    def folder(name, ids):
+        return tacocore.Sample(name, tacocore.Tortilla([tacocore.Sample(i, b"1") for i in ids]))
+
+    with pytest.raises(tacocore.TacoPitError, match="PIT"):
+        tacocore.Taco(tacocore.Tortilla([folder("f1", ["x", "y"]), folder("f2", ["y", "x"])]), **COLLECTION_DEFAULTS)
+    with pytest.raises(tacocore.TacoPitError):
+        tacocore.Taco(tacocore.Tortilla([folder("f1", ["x", "y"]), folder("f2", ["x"])]), **COLLECTION_DEFAULTS)
+    with pytest.raises(tacocore.TacoSchemaError):  # PitError is a SchemaError
+        tacocore.Taco(tacocore.Tortilla([folder("f1", ["x"]), tacocore.Sample("f2", b"1")]), **COLLECTION_DEFAULTS)
+
+
+# --- create ---------------------------------------------------------------------------------------
+
+def test_create_formats_and_return_value(tmp_path, make_taco):
+    taco = make_taco([tacocore.Sample("a", b"hello", v=1), tacocore.Sample("b", b"world", v=2)])
+    z = tacocore.create(taco, tmp_path / "a.tacozip")
+    assert z == [tmp_path / "a.tacozip"] and isinstance(z[0], pathlib.Path)
+    assert zipfile.ZipFile(z[0]).namelist()[0] == "TACO_HEADER"
+    assert tacocore.create(taco, str(tmp_path / "b.zip"))[0].suffix == ".zip"
+    folder = tacocore.create(taco, tmp_path / "folder")[0]
+    assert (folder / "COLLECTION.json").is_file() and (folder / "METADATA" / "level0.parquet").is_file()
+    forced = tacocore.create(taco, tmp_path / "forced", output_format="zip")[0]
+    assert zipfile.is_zipfile(forced)
+    as_folder = tacocore.create(taco, tmp_path / "f2", output_format="folder")[0]
+    assert as_folder.is_dir()
+    for p in (z[0], folder, forced, as_folder):
+        assert tacocore.load(p).data.read_bytes("b") == b"world"
+
+
+def test_create_refuses_existing_output_unless_overwrite(tmp_path, make_taco):
+    taco = make_taco([tacocore.Sample("a", b"1")])
+    out = tmp_path / "x.tacozip"
+    tacocore.create(taco, out)
+    with pytest.raises(tacocore.TacoIOError, match="exists"):
+        tacocore.create(taco, out)
+    assert tacocore.create(taco, out, overwrite=True) == [out]
+    with pytest.raises(tacocore.TacoSchemaError, match="output_format"):
+        tacocore.create(taco, tmp_path / "y", output_format="tar")
+
+
+def test_create_accepts_tacotoolbox_keywords(tmp_path, make_taco):
+    taco = make_taco([tacocore.Sample("a", b"1")])
+    out = tacocore.create(taco, tmp_path / "k.tacozip", split_size=None, group_by=None, consolidate=False,
+                          temp_dir=str(tmp_path))
+    assert tacocore.load(out[0]).data.read_bytes(0) == b"1"
+
+
+def test_failed_create_leaves_nothing(tmp_path, make_taco, demo_input):
+    src = tmp_path / "vanishing.tif"
+    src.write_bytes((demo_input / "lima" / "mask.tif").read_bytes())
+    taco = make_taco([tacocore.Sample("a", src)])
+    src.unlink()
+    with pytest.raises(tacocore.TacoError):
+        tacocore.create(taco, tmp_path / "out.tacozip")
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_collection_json_of_a_created_dataset(tmp_path, make_taco):
+    taco = make_taco([tacocore.Sample("a", b"1", v=1.0)])
+    out = tacocore.create(taco, tmp_path / "c")[0]
+    doc = json.loads((out / "COLLECTION.json").read_text())
+    assert doc == taco.collection
+    assert doc["taco_version"] == "2.0.0"
+    assert doc["taco:field_schema"]["level0"][2] == ["v", "double", ""]
+
+
+def test_taco_positional_signature_of_the_issue():
+    t = tacocore.Tortilla([tacocore.Sample("a", b"1")])
+    taco = tacocore.Taco(t, "pos", "1.0", "desc", ["MIT"], [{"name": "p"}], ["other"], "The title", None, ["kw"],
+                         [0, 0, 1, 1])
+    coll = taco.collection
+    assert (coll["title"], coll["keywords"], coll["extent"]["spatial"]) == ("The title", ["kw"], [0.0, 0.0, 1.0, 1.0])
+    assert coll["taco_version"] == "2.0.0"
+    assert tacocore.Taco(t, **COLLECTION_DEFAULTS, taco_version="0.5.0").collection["taco_version"] == "0.5.0"
