@@ -113,6 +113,29 @@ def micro_benchmarks(profile: str) -> tuple[list[dict], str]:
         return [], "taco_micro_bench did not print JSON"
 
 
+PY_BENCH_ARGS = {  # issue 4's two Python-package benchmarks, sized per profile
+    "tiny": {"bench_to_arrow": ["--rows", "20000", "--repeat", "1"],
+             "bench_read_arrays": ["--samples", "20", "--repeat", "1"]},
+    "quick": {"bench_to_arrow": [], "bench_read_arrays": []},
+    "full": {"bench_to_arrow": [], "bench_read_arrays": []},
+}
+
+
+def python_benchmarks(profile: str, out_dir: str) -> dict:
+    """Runs bench/python/*.py (one process each); their JSON is read whatever the exit code,
+    since 1 only means 'ran, bound not met'."""
+    results = {}
+    for name, args in PY_BENCH_ARGS[profile].items():
+        path = os.path.join(out_dir, f"python-{name}.json")
+        script = os.path.join(common.REPO, "bench", "python", name + ".py")
+        subprocess.run([sys.executable, script, "--json", path, *args], capture_output=True, text=True)
+        try:
+            results[name] = json.load(open(path))
+        except (OSError, json.JSONDecodeError):
+            results[name] = {"error": "did not write its JSON"}
+    return results
+
+
 # --- statistics ---------------------------------------------------------------------------------------
 
 def summarize(r: dict) -> dict:
@@ -233,6 +256,27 @@ def write_report(path: str, profile: str, results: dict, cases: list[common.Case
         cs = [c for c in cases if c.scenario == num]
         if cs:
             lines += [f"## {num}. {name}", ""] + table(cs, results) + [""]
+    lines += ["## Python package (tacocore only; the reference has no equivalent)", ""]
+    pyb = facts.get("python", {})
+    ta, ra = pyb.get("bench_to_arrow", {}), pyb.get("bench_read_arrays", {})
+    lines += ["| benchmark | measured | bound | met |", "|---|---|---|---|"]
+    if "seconds" in ta:
+        sec = ta["seconds"]
+        lines.append(f"| `to_arrow()` of {ta['rows']:,} rows vs DuckDB's own Arrow export | "
+                     f"{sec['tacocore.to_arrow']['median']:.3f} s vs {sec['duckdb.export']['median']:.3f} s, "
+                     f"ratio {ta['ratio_to_arrow_vs_duckdb']:.2f} | ≤ 1.5 | {'yes' if ta['pass'] else 'NO'} |")
+    else:
+        lines.append(f"| `to_arrow()` | failed: {ta.get('error', 'not run')} | ≤ 1.5 | NO |")
+    if "speedup_median" in ra:
+        sec = ra["seconds"]
+        one, two = (sec[k]["median"] for k in sorted(sec)[:2])
+        lines.append(f"| `read_arrays` of {ra.get('samples', '?')} GeoTIFFs, 2 threads vs 1 | "
+                     f"{one:.3f} s / {two:.3f} s, speed-up {ra['speedup_median']:.2f}× | ≥ 1.7× "
+                     f"| {'yes' if ra['pass'] else 'NO'} |")
+    else:
+        lines.append(f"| `read_arrays` | failed: {ra.get('error', 'not run')} | ≥ 1.7× | NO |")
+    lines += ["", "Scripts: `bench/python/bench_to_arrow.py`, `bench/python/bench_read_arrays.py` "
+              "(see `bench/python/README.md`; the read_arrays speed-up needs an otherwise idle second core).", ""]
     lines += ["## Micro-benchmarks (Google Benchmark, tacocore only)", ""]
     micro, why = facts["micro"]
     if micro:
@@ -327,6 +371,7 @@ def main() -> int:
                                                      f"after {' '.join(load_after)}")
     facts["load"] = [load_before[0], load_after[0]]
     facts["micro"] = micro_benchmarks(a.profile) if not a.no_report else ([], "--no-report")
+    facts["python"] = python_benchmarks(a.profile, common.OUT) if not a.no_report else {}
     with open(raw_path, "w") as fh:
         json.dump({"facts": facts, "results": list(results.values())}, fh, indent=1)
     failed = [k for k, r in results.items() if not r["ok"] and "not available" not in r["error"]]
