@@ -121,6 +121,28 @@ PY_BENCH_ARGS = {  # issue 4's two Python-package benchmarks, sized per profile
 }
 
 
+WRITER_API_SAMPLES = {"tiny": 20_000, "quick": 1_000_000, "full": 1_000_000}
+
+
+def writer_api_benchmark(profile: str, out_dir: str) -> dict:
+    """Issue 2's third floor: N zero-byte samples with 5 columns given in memory through the C++
+    API (bench_writer), the whole ZIP written; 3 runs, each a fresh process."""
+    exe = os.path.join(tacocore_runner.BIN, "bench_writer")
+    if not os.access(exe, os.X_OK):
+        return {"error": "build/bin/bench_writer is not built"}
+    n = WRITER_API_SAMPLES[profile]
+    out = os.path.join(out_dir, "writer_api.tacozip")
+    runs = []
+    for _ in range(3):
+        p = subprocess.run([exe, out, str(n)], capture_output=True, text=True)
+        if p.returncode != 0:
+            return {"error": p.stderr.strip()[-300:]}
+        runs.append(json.loads(p.stdout.strip().splitlines()[-1]))
+    if os.path.exists(out):
+        os.remove(out)
+    return {"samples": n, "runs": runs}
+
+
 def python_benchmarks(profile: str, out_dir: str) -> dict:
     """Runs bench/python/*.py (one process each); their JSON is read whatever the exit code,
     since 1 only means 'ran, bound not met'."""
@@ -256,6 +278,22 @@ def write_report(path: str, profile: str, results: dict, cases: list[common.Case
         cs = [c for c in cases if c.scenario == num]
         if cs:
             lines += [f"## {num}. {name}", ""] + table(cs, results) + [""]
+    lines += ["## Writer through the C++ API (tacocore only)", ""]
+    wa = facts.get("writer_api", {})
+    if "runs" in wa:
+        create = statistics.median(r["seconds_create"] for r in wa["runs"])
+        build = statistics.median(r["seconds_build"] for r in wa["runs"])
+        rss = max(r["peak_rss_bytes"] for r in wa["runs"])
+        lines += [f"`bench_writer`: {wa['samples']:,} zero-byte samples given as in-memory bytes, 5 metadata "
+                  "columns (double, int64, string, bool, timestamp), the whole ZIP written; 3 runs, each a "
+                  "fresh process.", "",
+                  "| samples | build the Taco (median s) | `taco::create` (median s) | min–max s | peak RSS MiB |",
+                  "|---:|---:|---:|---|---:|",
+                  f"| {wa['samples']:,} | {build:.2f} | {create:.2f} | "
+                  f"{min(r['seconds_create'] for r in wa['runs']):.2f}–{max(r['seconds_create'] for r in wa['runs']):.2f} "
+                  f"| {rss / 2**20:,.0f} |", ""]
+    else:
+        lines += [f"Not run: {wa.get('error', 'no result')}.", ""]
     lines += ["## Python package (tacocore only; the reference has no equivalent)", ""]
     pyb = facts.get("python", {})
     ta, ra = pyb.get("bench_to_arrow", {}), pyb.get("bench_read_arrays", {})
@@ -372,6 +410,7 @@ def main() -> int:
     facts["load"] = [load_before[0], load_after[0]]
     facts["micro"] = micro_benchmarks(a.profile) if not a.no_report else ([], "--no-report")
     facts["python"] = python_benchmarks(a.profile, common.OUT) if not a.no_report else {}
+    facts["writer_api"] = writer_api_benchmark(a.profile, common.OUT) if not a.no_report else {}
     with open(raw_path, "w") as fh:
         json.dump({"facts": facts, "results": list(results.values())}, fh, indent=1)
     failed = [k for k, r in results.items() if not r["ok"] and "not available" not in r["error"]]
