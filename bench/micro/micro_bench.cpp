@@ -19,12 +19,13 @@ void BM_TacoHeaderParse(benchmark::State& state) {
     for (uint64_t i = 0; i < 4; ++i) h.slots.emplace_back(1000000 + i * 4096, 4096);
     std::string payload = taco::format::encode_taco_header_payload(h);
     // A real first 157 bytes: local header of a STORE entry named TACO_HEADER, then the payload.
-    std::string bytes = std::string("PK\x03\x04\x0a\x00\x00\x00\x00\x00", 10) + std::string(4, '\0') +
-                        std::string(4, '\0') + std::string("\x74\x00\x00\x00\x74\x00\x00\x00\x0b\x00\x00\x00", 12) +
+    std::string bytes = std::string("PK\x03\x04\x0a\x00\x00\x00\x00\x00", 10) +
+                        std::string(4, '\0') + std::string(4, '\0') +
+                        std::string("\x74\x00\x00\x00\x74\x00\x00\x00\x0b\x00\x00\x00", 12) +
                         "TACO_HEADER" + payload;
     for (auto _ : state) {
-        auto parsed = taco::format::parse_taco_header(reinterpret_cast<const uint8_t*>(bytes.data()),
-                                                      bytes.size(), "bench");
+        auto parsed = taco::format::parse_taco_header(
+            reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), "bench");
         benchmark::DoNotOptimize(parsed);
     }
 }
@@ -54,7 +55,7 @@ BENCHMARK(BM_VsiPathBuild);
 
 // One 100,000-row level, loaded once; each iteration looks up a random id.
 class IdLookup : public benchmark::Fixture {
-public:
+  public:
     void SetUp(const benchmark::State&) override {
         if (!frame_.rows()) {
             namespace fs = std::filesystem;
@@ -62,7 +63,8 @@ public:
             fs::create_directories(dir);
             fs::path zip = dir / "ids.tacozip";
             std::vector<taco::Sample> samples;
-            for (int i = 0; i < kRows; ++i) samples.push_back(taco::Sample::bytes("sample_" + std::to_string(i), ""));
+            for (int i = 0; i < kRows; ++i)
+                samples.push_back(taco::Sample::bytes("sample_" + std::to_string(i), ""));
             taco::CollectionInfo info;
             info.id = "micro";
             taco::CreateOptions opts;

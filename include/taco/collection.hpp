@@ -56,7 +56,7 @@ struct CollectionInfo {
 const std::vector<std::string>& known_tasks();
 
 class Taco {
-public:
+  public:
     /// Validates the collection fields and the PIT rules over the whole tree, and computes the
     /// extent when none is given. Throws SchemaError or PitError.
     Taco(Tortilla root, CollectionInfo info);
@@ -68,7 +68,7 @@ public:
     /// Number of metadata levels (1..6).
     size_t levels() const { return root_.depth(); }
 
-private:
+  private:
     Tortilla root_;
     CollectionInfo info_;
     Extent extent_;

@@ -9,49 +9,49 @@ namespace taco {
 
 /// Base of every error tacocore raises. `kind()` names the subclass for bindings and the CLI.
 class Error : public std::runtime_error {
-public:
+  public:
     explicit Error(const std::string& message) : std::runtime_error(message) {}
     virtual const char* kind() const noexcept { return "TacoError"; }
 };
 
 /// A file is not a valid TACO container (bad header, truncated ZIP, missing COLLECTION.json, ...).
 class FormatError : public Error {
-public:
+  public:
     using Error::Error;
     const char* kind() const noexcept override { return "TacoFormatError"; }
 };
 
 /// A value, column, id or collection field breaks the data model (bad id, bad key, type mismatch).
 class SchemaError : public Error {
-public:
+  public:
     using Error::Error;
     const char* kind() const noexcept override { return "TacoSchemaError"; }
 };
 
 /// The sample tree breaks PIT-1 (structural isomorphism) or PIT-2 (one schema per level).
 class PitError : public SchemaError {
-public:
+  public:
     using SchemaError::SchemaError;
     const char* kind() const noexcept override { return "TacoPitError"; }
 };
 
 /// A SQL query or filter cannot be planned or executed.
 class QueryError : public Error {
-public:
+  public:
     using Error::Error;
     const char* kind() const noexcept override { return "TacoQueryError"; }
 };
 
 /// Reading or writing bytes failed (missing file, permission, disk full, existing target).
 class IoError : public Error {
-public:
+  public:
     using Error::Error;
     const char* kind() const noexcept override { return "TacoIOError"; }
 };
 
 /// `read(key)` was given a position or id that does not exist.
 class NavigationError : public Error {
-public:
+  public:
     using Error::Error;
     const char* kind() const noexcept override { return "TacoNavigationError"; }
 };

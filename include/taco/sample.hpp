@@ -19,7 +19,7 @@ enum class SampleType : uint8_t { File, Folder };
 const char* to_string(SampleType type);  // "FILE" / "FOLDER"
 
 class Sample {
-public:
+  public:
     /// FILE whose bytes are read from `path` when the dataset is written. The file must exist.
     static Sample file(std::string id, const std::filesystem::path& path);
     /// FILE whose bytes are given in memory (an empty string makes a zero-byte sample).
@@ -58,7 +58,7 @@ public:
     /// A `__TACOPAD__N` zero-byte FILE whose fields are typed nulls of `schema`.
     static Sample padding(size_t index, const std::vector<ColumnType>& schema);
 
-private:
+  private:
     friend class Tortilla;  // aligns fields in non-strict mode
     Sample() = default;
     std::string id_;

@@ -20,7 +20,7 @@ struct TortillaOptions {
 };
 
 class Tortilla {
-public:
+  public:
     /// Validates the samples (non-empty, unique ids, uniform schema) and applies padding.
     /// Throws SchemaError naming the sample and column that break a rule.
     explicit Tortilla(std::vector<Sample> samples, TortillaOptions options = {});
@@ -35,7 +35,7 @@ public:
     /// Number of levels below and including this one (1 for a tortilla of FILEs).
     size_t depth() const { return depth_; }
 
-private:
+  private:
     std::vector<Sample> samples_;
     std::vector<ColumnType> schema_;
     uint64_t total_size_ = 0;

@@ -10,7 +10,7 @@
 namespace taco {
 
 enum class TypeId : uint8_t {
-    Null,       // a value whose type is not known yet (a bare null)
+    Null,  // a value whose type is not known yet (a bare null)
     Bool,
     Int32,
     Int64,
@@ -29,7 +29,7 @@ struct TypeNode;
 /// A metadata column type. Lists carry their element type, to any depth. Types are interned:
 /// a DataType is one pointer, and copying or comparing it costs nothing.
 class DataType {
-public:
+  public:
     DataType();  // the null type
     static DataType null() { return DataType(); }
     static DataType boolean() { return of(TypeId::Bool); }
@@ -50,7 +50,8 @@ public:
     /// True when nothing in the type is still unknown (no Null at any depth).
     bool is_complete() const;
 
-    /// The type as pyarrow prints it, e.g. "double", "timestamp[us]", "list<item: list<item: float>>".
+    /// The type as pyarrow prints it, e.g. "double", "timestamp[us]", "list<item: list<item:
+    /// float>>".
     std::string arrow_name() const;
     /// The DuckDB SQL type, e.g. "DOUBLE", "TIMESTAMP", "FLOAT[][]".
     std::string sql_name() const;
@@ -62,7 +63,7 @@ public:
     friend bool operator==(const DataType& a, const DataType& b) { return a.node_ == b.node_; }
     friend bool operator!=(const DataType& a, const DataType& b) { return a.node_ != b.node_; }
 
-private:
+  private:
     static DataType of(TypeId id);
     explicit DataType(const detail::TypeNode* node) : node_(node) {}
     const detail::TypeNode* node_;
@@ -72,7 +73,7 @@ private:
 /// 24 bytes: the interned type, a null flag and an inline scalar or a pointer to heap text/list
 /// (a million samples with a handful of fields must fit comfortably in memory).
 class Value {
-public:
+  public:
     using List = std::vector<Value>;
 
     Value() : type_(), null_(true) { u_.i = 0; }  // untyped null
@@ -82,7 +83,9 @@ public:
     Value(long long v) : type_(DataType::int64()), null_(false) { u_.i = v; }
     Value(double v) : type_(DataType::float64()), null_(false) { u_.d = v; }
     Value(float v) : type_(DataType::float32()), null_(false) { u_.d = v; }
-    Value(std::string v) : type_(DataType::string()), null_(false) { u_.s = new std::string(std::move(v)); }
+    Value(std::string v) : type_(DataType::string()), null_(false) {
+        u_.s = new std::string(std::move(v));
+    }
     Value(std::string_view v) : Value(std::string(v)) {}
     Value(const char* v) : Value(std::string(v)) {}
 
@@ -106,8 +109,8 @@ public:
     bool is_null() const { return null_; }
 
     bool as_bool() const;
-    int64_t as_int() const;        // Int32, Int64 and Timestamp
-    double as_double() const;      // Float32 and Float64
+    int64_t as_int() const;                // Int32, Int64 and Timestamp
+    double as_double() const;              // Float32 and Float64
     const std::string& as_string() const;  // String and Binary
     const List& as_list() const;
 
@@ -117,7 +120,7 @@ public:
     friend bool operator==(const Value& a, const Value& b);
     friend bool operator!=(const Value& a, const Value& b) { return !(a == b); }
 
-private:
+  private:
     bool holds_text() const;
     bool holds_list() const;
     void release();

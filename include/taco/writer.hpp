@@ -37,13 +37,14 @@ struct CreateOptions {
 struct CreateResult {
     std::filesystem::path path;
     ContainerFormat format = ContainerFormat::Zip;
-    uint64_t bytes = 0;             // size of the ZIP, or total bytes written into the folder
-    std::vector<size_t> level_rows; // rows of each level table (padding included)
-    size_t files = 0;               // FILE samples written (padding included)
+    uint64_t bytes = 0;              // size of the ZIP, or total bytes written into the folder
+    std::vector<size_t> level_rows;  // rows of each level table (padding included)
+    size_t files = 0;                // FILE samples written (padding included)
 };
 
 /// Writes `taco` to `output`. Builds under a temporary name beside `output` and renames at the
 /// end: on any error nothing is left behind. Throws IoError if `output` exists and !overwrite.
-CreateResult create(const Taco& taco, const std::filesystem::path& output, const CreateOptions& options = {});
+CreateResult create(const Taco& taco, const std::filesystem::path& output,
+                    const CreateOptions& options = {});
 
 }  // namespace taco

@@ -23,11 +23,13 @@ namespace {
 
 nb::dict fields_dict(const Sample& s) {
     nb::dict d;
-    for (const auto& f : s.fields()) d[nb::str(f.name.c_str(), f.name.size())] = from_value(f.value);
+    for (const auto& f : s.fields())
+        d[nb::str(f.name.c_str(), f.name.size())] = from_value(f.value);
     return d;
 }
 
-std::vector<std::pair<std::string, std::string>> schema_pairs(const std::vector<ColumnType>& schema) {
+std::vector<std::pair<std::string, std::string>> schema_pairs(
+    const std::vector<ColumnType>& schema) {
     std::vector<std::pair<std::string, std::string>> out;
     for (const auto& c : schema) out.emplace_back(c.name, c.type.arrow_name());
     return out;
@@ -42,11 +44,13 @@ Tortilla with_columns(const Tortilla& t, nb::dict columns) {
         std::string name = nb::cast<std::string>(key);
         nb::list list(values);
         if (list.size() != real && list.size() != samples.size()) {
-            throw SchemaError("Tortilla.extend_with: column '" + name + "' has " + std::to_string(list.size()) +
-                              " values, expected one per sample (" + std::to_string(real) + ")");
+            throw SchemaError("Tortilla.extend_with: column '" + name + "' has " +
+                              std::to_string(list.size()) + " values, expected one per sample (" +
+                              std::to_string(real) + ")");
         }
         for (const auto& s : samples) {
-            if (s.get(name)) throw SchemaError("Tortilla.extend_with: column '" + name + "' already exists");
+            if (s.get(name))
+                throw SchemaError("Tortilla.extend_with: column '" + name + "' already exists");
         }
         size_t i = 0;
         for (auto& s : samples) {
@@ -59,8 +63,10 @@ Tortilla with_columns(const Tortilla& t, nb::dict columns) {
     std::vector<Sample> real_samples;
     size_t pad = 0;
     for (auto& s : samples) {
-        if (s.is_padding()) ++pad;
-        else real_samples.push_back(std::move(s));
+        if (s.is_padding())
+            ++pad;
+        else
+            real_samples.push_back(std::move(s));
     }
     TortillaOptions opts;
     if (pad) opts.pad_to = real_samples.size() + pad;
@@ -70,104 +76,150 @@ Tortilla with_columns(const Tortilla& t, nb::dict columns) {
 }  // namespace
 
 void bind_model(nb::module_& m) {
-    nb::class_<Sample>(m, "Sample", "A FILE (bytes on disk or in memory) or a FOLDER (a Tortilla of children).")
-        .def_static("file", [](std::string id, std::string path) { return Sample::file(std::move(id), path); },
-                    "id"_a, "path"_a, "FILE sample whose bytes are read from `path` when the dataset is written.")
-        .def_static("from_bytes",
-                    [](std::string id, nb::bytes data) {
-                        return Sample::bytes(std::move(id), std::string(data.c_str(), data.size()));
-                    },
-                    "id"_a, "data"_a, "FILE sample holding `data` in memory.")
-        .def_static("folder", &Sample::folder, "id"_a, "children"_a, "FOLDER sample holding a Tortilla.")
+    nb::class_<Sample>(m, "Sample",
+                       "A FILE (bytes on disk or in memory) or a FOLDER (a Tortilla of children).")
+        .def_static(
+            "file",
+            [](std::string id, std::string path) { return Sample::file(std::move(id), path); },
+            "id"_a, "path"_a,
+            "FILE sample whose bytes are read from `path` when the dataset is written.")
+        .def_static(
+            "from_bytes",
+            [](std::string id, nb::bytes data) {
+                return Sample::bytes(std::move(id), std::string(data.c_str(), data.size()));
+            },
+            "id"_a, "data"_a, "FILE sample holding `data` in memory.")
+        .def_static("folder", &Sample::folder, "id"_a, "children"_a,
+                    "FOLDER sample holding a Tortilla.")
         .def_prop_ro("id", &Sample::id, "The sample id.")
-        .def_prop_ro("type", [](const Sample& s) { return std::string(to_string(s.type())); }, "\"FILE\" or \"FOLDER\".")
-        .def_prop_ro("path", [](const Sample& s) -> std::optional<std::string> {
-            if (s.path().empty()) return std::nullopt;
-            return s.path().string();
-        }, "The file path of a FILE read from disk; None for bytes and FOLDERs.")
-        .def_prop_ro("size", &Sample::size, "FILE: byte size; FOLDER: bytes of every FILE below it.")
-        .def_prop_ro("is_padding", &Sample::is_padding, "True for __TACOPAD__ samples added by pad_to.")
-        .def_prop_ro("children", &Sample::children, nb::rv_policy::reference_internal, "The Tortilla of a FOLDER.")
-        .def("set", [](Sample& s, std::string key, nb::handle value) {
-            s.set(key, to_value(value, "sample '" + s.id() + "' field '" + key + "'"));
-        }, "key"_a, "value"_a.none(), "Adds or replaces one extension field.")
-        .def("get", [](const Sample& s, const std::string& key) -> nb::object {
-            const Value* v = s.get(key);
-            if (!v) throw nb::key_error(key.c_str());
-            return from_value(*v);
-        }, "key"_a, "The value of one extension field (KeyError if absent).")
-        .def("pop", [](Sample& s, const std::string& key) {
-            try {
-                return from_value(s.pop(key));
-            } catch (const std::out_of_range&) {
-                throw nb::key_error(key.c_str());
-            }
-        }, "key"_a, "Removes one extension field and returns its value (KeyError if absent).")
+        .def_prop_ro(
+            "type", [](const Sample& s) { return std::string(to_string(s.type())); },
+            "\"FILE\" or \"FOLDER\".")
+        .def_prop_ro(
+            "path",
+            [](const Sample& s) -> std::optional<std::string> {
+                if (s.path().empty()) return std::nullopt;
+                return s.path().string();
+            },
+            "The file path of a FILE read from disk; None for bytes and FOLDERs.")
+        .def_prop_ro("size", &Sample::size,
+                     "FILE: byte size; FOLDER: bytes of every FILE below it.")
+        .def_prop_ro("is_padding", &Sample::is_padding,
+                     "True for __TACOPAD__ samples added by pad_to.")
+        .def_prop_ro("children", &Sample::children, nb::rv_policy::reference_internal,
+                     "The Tortilla of a FOLDER.")
+        .def(
+            "set",
+            [](Sample& s, std::string key, nb::handle value) {
+                s.set(key, to_value(value, "sample '" + s.id() + "' field '" + key + "'"));
+            },
+            "key"_a, "value"_a.none(), "Adds or replaces one extension field.")
+        .def(
+            "get",
+            [](const Sample& s, const std::string& key) -> nb::object {
+                const Value* v = s.get(key);
+                if (!v) throw nb::key_error(key.c_str());
+                return from_value(*v);
+            },
+            "key"_a, "The value of one extension field (KeyError if absent).")
+        .def(
+            "pop",
+            [](Sample& s, const std::string& key) {
+                try {
+                    return from_value(s.pop(key));
+                } catch (const std::out_of_range&) {
+                    throw nb::key_error(key.c_str());
+                }
+            },
+            "key"_a, "Removes one extension field and returns its value (KeyError if absent).")
         .def("fields", &fields_dict, "Extension fields as a dict, in order.")
-        .def("field_types", [](const Sample& s) {
-            std::vector<std::pair<std::string, std::string>> out;
-            for (const auto& f : s.fields()) out.emplace_back(f.name, f.value.type().arrow_name());
-            return out;
-        }, "[(field, Arrow type name)] of the extension fields, in order.");
+        .def(
+            "field_types",
+            [](const Sample& s) {
+                std::vector<std::pair<std::string, std::string>> out;
+                for (const auto& f : s.fields())
+                    out.emplace_back(f.name, f.value.type().arrow_name());
+                return out;
+            },
+            "[(field, Arrow type name)] of the extension fields, in order.");
 
     nb::class_<Tortilla>(m, "Tortilla", "Samples sharing one metadata schema.")
-        .def(nb::new_([](std::vector<Sample> samples, std::optional<size_t> pad_to, bool strict_schema) {
-                 TortillaOptions opts;
-                 opts.pad_to = pad_to;
-                 opts.strict_schema = strict_schema;
-                 return Tortilla(std::move(samples), opts);
-             }),
+        .def(nb::new_(
+                 [](std::vector<Sample> samples, std::optional<size_t> pad_to, bool strict_schema) {
+                     TortillaOptions opts;
+                     opts.pad_to = pad_to;
+                     opts.strict_schema = strict_schema;
+                     return Tortilla(std::move(samples), opts);
+                 }),
              "samples"_a, "pad_to"_a = nb::none(), "strict_schema"_a = true,
              "Validates ids and schema; pad_to adds __TACOPAD__ samples up to a multiple.")
         .def("__len__", &Tortilla::size, "Number of samples, padding included.")
-        .def("__getitem__", [](const Tortilla& t, int64_t i) {
-            int64_t n = static_cast<int64_t>(t.size());
-            if (i < 0) i += n;
-            if (i < 0 || i >= n) throw nb::index_error();
-            return t[static_cast<size_t>(i)];
-        }, "The sample at a position (negative counts from the end).")
+        .def(
+            "__getitem__",
+            [](const Tortilla& t, int64_t i) {
+                int64_t n = static_cast<int64_t>(t.size());
+                if (i < 0) i += n;
+                if (i < 0 || i >= n) throw nb::index_error();
+                return t[static_cast<size_t>(i)];
+            },
+            "The sample at a position (negative counts from the end).")
         .def_prop_ro("samples", &Tortilla::samples, "The samples (copies), padding included.")
-        .def_prop_ro("schema", [](const Tortilla& t) { return schema_pairs(t.schema()); }, "[(column, Arrow type name)] shared by the samples.")
-        .def_prop_ro("depth", &Tortilla::depth, "Number of levels including this one (1 when every sample is a FILE).")
+        .def_prop_ro(
+            "schema", [](const Tortilla& t) { return schema_pairs(t.schema()); },
+            "[(column, Arrow type name)] shared by the samples.")
+        .def_prop_ro("depth", &Tortilla::depth,
+                     "Number of levels including this one (1 when every sample is a FILE).")
         .def_prop_ro("total_size", &Tortilla::total_size, "Bytes of every FILE in the tree.")
         .def("with_columns", &with_columns, "columns"_a,
              "A new Tortilla whose samples gain the given columns (one value per sample).");
 
-    nb::class_<Taco>(m, "Taco", "A root Tortilla plus COLLECTION metadata, validated (ids, schema, PIT).")
+    nb::class_<Taco>(m, "Taco",
+                     "A root Tortilla plus COLLECTION metadata, validated (ids, schema, PIT).")
         .def(nb::new_([](Tortilla root, const std::string& collection_json) {
                  auto doc = format::parse_json_document(collection_json, "Taco collection fields");
-                 return Taco(std::move(root), format::collection_info_from_json(doc, "Taco collection fields", false));
+                 return Taco(std::move(root), format::collection_info_from_json(
+                                                  doc, "Taco collection fields", false));
              }),
              "tortilla"_a, "collection_json"_a,
              "Validates the tree (PIT) and the COLLECTION fields given as a JSON object.")
-        .def_prop_ro("tortilla", &Taco::root, nb::rv_policy::reference_internal, "The root Tortilla.")
+        .def_prop_ro("tortilla", &Taco::root, nb::rv_policy::reference_internal,
+                     "The root Tortilla.")
         .def_prop_ro("levels", &Taco::levels, "Number of levels the dataset will have.")
-        .def("collection_json", [](const Taco& t) {
-            return format::dump_python_style(format::collection_json(t, metadata::build_level_tables(t)));
-        }, "The COLLECTION.json text the writers produce for this dataset.");
+        .def(
+            "collection_json",
+            [](const Taco& t) {
+                return format::dump_python_style(
+                    format::collection_json(t, metadata::build_level_tables(t)));
+            },
+            "The COLLECTION.json text the writers produce for this dataset.");
 
-    m.def("create",
-          [](const Taco& taco, const std::string& output, const std::string& fmt, bool overwrite, int level) {
-              CreateOptions opts;
-              opts.format = fmt == "zip" ? ContainerFormat::Zip : fmt == "folder" ? ContainerFormat::Folder : ContainerFormat::Auto;
-              opts.overwrite = overwrite;
-              opts.compression_level = level;
-              io::reset_cancel();
-              CreateResult r;
-              {
-                  nb::gil_scoped_release release;
-                  r = create(taco, output, opts);
-              }
-              nb::dict d;
-              d["path"] = r.path.string();
-              d["format"] = std::string(to_string(r.format));
-              d["bytes"] = r.bytes;
-              d["files"] = r.files;
-              d["level_rows"] = r.level_rows;
-              return d;
-          },
-          "taco"_a, "output"_a, "output_format"_a = "auto", "overwrite"_a = false, "compression_level"_a = 3,
-          "Writes the dataset (ZIP for .zip/.tacozip, else FOLDER); returns a summary dict.");
+    m.def(
+        "create",
+        [](const Taco& taco, const std::string& output, const std::string& fmt, bool overwrite,
+           int level) {
+            CreateOptions opts;
+            opts.format = fmt == "zip"      ? ContainerFormat::Zip
+                          : fmt == "folder" ? ContainerFormat::Folder
+                                            : ContainerFormat::Auto;
+            opts.overwrite = overwrite;
+            opts.compression_level = level;
+            io::reset_cancel();
+            CreateResult r;
+            {
+                nb::gil_scoped_release release;
+                r = create(taco, output, opts);
+            }
+            nb::dict d;
+            d["path"] = r.path.string();
+            d["format"] = std::string(to_string(r.format));
+            d["bytes"] = r.bytes;
+            d["files"] = r.files;
+            d["level_rows"] = r.level_rows;
+            return d;
+        },
+        "taco"_a, "output"_a, "output_format"_a = "auto", "overwrite"_a = false,
+        "compression_level"_a = 3,
+        "Writes the dataset (ZIP for .zip/.tacozip, else FOLDER); returns a summary dict.");
 }
 
 }  // namespace taco::py

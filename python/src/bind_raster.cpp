@@ -14,13 +14,21 @@ namespace {
 
 nb::object to_numpy(raster::Raster&& r) {
     auto* owner = new std::vector<uint8_t>(std::move(r.data));
-    nb::capsule free_when_done(owner, [](void* p) noexcept { delete static_cast<std::vector<uint8_t>*>(p); });
-    size_t shape[3] = {static_cast<size_t>(r.bands), static_cast<size_t>(r.height), static_cast<size_t>(r.width)};
+    nb::capsule free_when_done(
+        owner, [](void* p) noexcept { delete static_cast<std::vector<uint8_t>*>(p); });
+    size_t shape[3] = {static_cast<size_t>(r.bands), static_cast<size_t>(r.height),
+                       static_cast<size_t>(r.width)};
     nb::dlpack::dtype dt;
     const std::string& n = r.dtype;
-    if (n == "float32" || n == "float64") dt = {static_cast<uint8_t>(nb::dlpack::dtype_code::Float), static_cast<uint8_t>(r.element_size * 8), 1};
-    else if (n[0] == 'u') dt = {static_cast<uint8_t>(nb::dlpack::dtype_code::UInt), static_cast<uint8_t>(r.element_size * 8), 1};
-    else dt = {static_cast<uint8_t>(nb::dlpack::dtype_code::Int), static_cast<uint8_t>(r.element_size * 8), 1};
+    if (n == "float32" || n == "float64")
+        dt = {static_cast<uint8_t>(nb::dlpack::dtype_code::Float),
+              static_cast<uint8_t>(r.element_size * 8), 1};
+    else if (n[0] == 'u')
+        dt = {static_cast<uint8_t>(nb::dlpack::dtype_code::UInt),
+              static_cast<uint8_t>(r.element_size * 8), 1};
+    else
+        dt = {static_cast<uint8_t>(nb::dlpack::dtype_code::Int),
+              static_cast<uint8_t>(r.element_size * 8), 1};
     nb::ndarray<nb::numpy> arr(owner->data(), 3, shape, free_when_done, nullptr, dt);
     return nb::cast(arr);
 }
@@ -28,25 +36,33 @@ nb::object to_numpy(raster::Raster&& r) {
 }  // namespace
 
 void bind_raster(nb::module_& m) {
-    m.def("read_array", [](const std::string& path) {
-        raster::Raster r;
-        {
-            nb::gil_scoped_release release;
-            r = raster::decode(path);
-        }
-        return to_numpy(std::move(r));
-    }, "path"_a, "Decodes a raster (any GDAL path) to a numpy array shaped (bands, height, width).");
+    m.def(
+        "read_array",
+        [](const std::string& path) {
+            raster::Raster r;
+            {
+                nb::gil_scoped_release release;
+                r = raster::decode(path);
+            }
+            return to_numpy(std::move(r));
+        },
+        "path"_a,
+        "Decodes a raster (any GDAL path) to a numpy array shaped (bands, height, width).");
 
-    m.def("read_arrays", [](const std::vector<std::string>& paths, unsigned threads) {
-        std::vector<raster::Raster> rs;
-        {
-            nb::gil_scoped_release release;
-            rs = raster::decode_many(paths, threads);
-        }
-        nb::list out;
-        for (auto& r : rs) out.append(to_numpy(std::move(r)));
-        return out;
-    }, "paths"_a, "threads"_a = 0, "Decodes many rasters in parallel (threads=0: all cores), in input order.");
+    m.def(
+        "read_arrays",
+        [](const std::vector<std::string>& paths, unsigned threads) {
+            std::vector<raster::Raster> rs;
+            {
+                nb::gil_scoped_release release;
+                rs = raster::decode_many(paths, threads);
+            }
+            nb::list out;
+            for (auto& r : rs) out.append(to_numpy(std::move(r)));
+            return out;
+        },
+        "paths"_a, "threads"_a = 0,
+        "Decodes many rasters in parallel (threads=0: all cores), in input order.");
 }
 
 }  // namespace taco::py

@@ -96,89 +96,125 @@ nb::object arrow_stream_capsule(const DataFrame& df) {
 }  // namespace
 
 void bind_reader(nb::module_& m) {
-    nb::class_<DataFrame>(m, "DataFrame", "Rows of one level (or of one FOLDER's children), typed and in memory.")
+    nb::class_<DataFrame>(m, "DataFrame",
+                          "Rows of one level (or of one FOLDER's children), typed and in memory.")
         .def("__len__", &DataFrame::rows, "Number of rows.")
-        .def("__arrow_c_stream__", [](const DataFrame& df, nb::handle) { return arrow_stream_capsule(df); },
-             "requested_schema"_a = nb::none(), "Arrow PyCapsule stream of the rows (columnar, no copy per row).")
+        .def(
+            "__arrow_c_stream__",
+            [](const DataFrame& df, nb::handle) { return arrow_stream_capsule(df); },
+            "requested_schema"_a = nb::none(),
+            "Arrow PyCapsule stream of the rows (columnar, no copy per row).")
         .def_prop_ro("columns", &DataFrame::column_names, "Column names, in order.")
-        .def_prop_ro("schema", [](const DataFrame& df) {
-            std::vector<std::pair<std::string, std::string>> out;
-            for (const auto& c : df.schema()) out.emplace_back(c.name, c.type.arrow_name());
-            return out;
-        }, "[(column, Arrow type name)] in order.")
-        .def_prop_ro("level", &DataFrame::level, "Hierarchy level of the rows (0 = dataset view, +1 per read of a FOLDER).")
-        .def_prop_ro("format", [](const DataFrame& df) { return std::string(to_string(df.format())); },
-                     "Container of the dataset: \"zip\" or \"folder\".")
-        .def("value", [](const DataFrame& df, size_t row, const std::string& column) {
-            return from_value(df.value(row, column));
-        }, "row"_a, "column"_a, "One cell as a Python value (IndexError for a bad row or column).")
-        .def("position_of", &DataFrame::position_of, "id"_a, "Row of the first sample with this id (TacoNavigationError if none).")
+        .def_prop_ro(
+            "schema",
+            [](const DataFrame& df) {
+                std::vector<std::pair<std::string, std::string>> out;
+                for (const auto& c : df.schema()) out.emplace_back(c.name, c.type.arrow_name());
+                return out;
+            },
+            "[(column, Arrow type name)] in order.")
+        .def_prop_ro("level", &DataFrame::level,
+                     "Hierarchy level of the rows (0 = dataset view, +1 per read of a FOLDER).")
+        .def_prop_ro(
+            "format", [](const DataFrame& df) { return std::string(to_string(df.format())); },
+            "Container of the dataset: \"zip\" or \"folder\".")
+        .def(
+            "value",
+            [](const DataFrame& df, size_t row, const std::string& column) {
+                return from_value(df.value(row, column));
+            },
+            "row"_a, "column"_a, "One cell as a Python value (IndexError for a bad row or column).")
+        .def("position_of", &DataFrame::position_of, "id"_a,
+             "Row of the first sample with this id (TacoNavigationError if none).")
         .def("read", &read_key<int64_t>, "key"_a,
              "FILE row -> its GDAL VSI path; FOLDER row -> a DataFrame of its children.")
-        .def("read", &read_key<std::string_view>, "key"_a, "FILE row -> its GDAL VSI path; FOLDER row -> a DataFrame of its children.")
+        .def("read", &read_key<std::string_view>, "key"_a,
+             "FILE row -> its GDAL VSI path; FOLDER row -> a DataFrame of its children.")
         .def("read_bytes", &read_bytes_key<int64_t>, "key"_a, "The exact bytes of a FILE sample.")
-        .def("read_bytes", &read_bytes_key<std::string_view>, "key"_a, "The exact bytes of a FILE sample.")
+        .def("read_bytes", &read_bytes_key<std::string_view>, "key"_a,
+             "The exact bytes of a FILE sample.")
         .def("byte_size", nb::overload_cast<int64_t>(&DataFrame::byte_size, nb::const_), "key"_a,
              "Size in bytes of a FILE sample (nothing is read).")
-        .def("byte_size", nb::overload_cast<std::string_view>(&DataFrame::byte_size, nb::const_), "key"_a,
-             "Size in bytes of a FILE sample (nothing is read).");
+        .def("byte_size", nb::overload_cast<std::string_view>(&DataFrame::byte_size, nb::const_),
+             "key"_a, "Size in bytes of a FILE sample (nothing is read).");
 
-    nb::class_<Dataset>(m, "Dataset", "A loaded TACO dataset: collection metadata and lazy SQL views.")
+    nb::class_<Dataset>(m, "Dataset",
+                        "A loaded TACO dataset: collection metadata and lazy SQL views.")
         .def_prop_ro("id", &Dataset::id, "COLLECTION id.")
-        .def_prop_ro("version", &Dataset::version, "COLLECTION dataset_version (\"unknown\" if absent).")
+        .def_prop_ro("version", &Dataset::version,
+                     "COLLECTION dataset_version (\"unknown\" if absent).")
         .def_prop_ro("description", &Dataset::description, "COLLECTION description.")
         .def_prop_ro("taco_version", &Dataset::taco_version, "COLLECTION taco_version.")
         .def_prop_ro("tasks", &Dataset::tasks, "COLLECTION tasks.")
         .def_prop_ro("licenses", &Dataset::licenses, "COLLECTION licenses.")
-        .def_prop_ro("providers", [](const Dataset& d) { return contacts(d.providers()); }, "COLLECTION providers as dicts.")
-        .def_prop_ro("curators", [](const Dataset& d) -> nb::object {
-            return d.curators() ? nb::object(contacts(*d.curators())) : nb::none();
-        }, "COLLECTION curators as dicts, or None.")
+        .def_prop_ro(
+            "providers", [](const Dataset& d) { return contacts(d.providers()); },
+            "COLLECTION providers as dicts.")
+        .def_prop_ro(
+            "curators",
+            [](const Dataset& d) -> nb::object {
+                return d.curators() ? nb::object(contacts(*d.curators())) : nb::none();
+            },
+            "COLLECTION curators as dicts, or None.")
         .def_prop_ro("title", &Dataset::title, "COLLECTION title, or None.")
         .def_prop_ro("keywords", &Dataset::keywords, "COLLECTION keywords, or None.")
-        .def_prop_ro("collection_json", &Dataset::collection_json, "COLLECTION.json exactly as stored.")
-        .def_prop_ro("path", [](const Dataset& d) { return d.path().string(); }, "The path given to load().")
-        .def_prop_ro("format", [](const Dataset& d) { return std::string(to_string(d.format())); }, "\"zip\" or \"folder\".")
-        .def_prop_ro("level_count", &Dataset::level_count, "Number of level tables (level0 .. levelN-1).")
+        .def_prop_ro("collection_json", &Dataset::collection_json,
+                     "COLLECTION.json exactly as stored.")
+        .def_prop_ro(
+            "path", [](const Dataset& d) { return d.path().string(); }, "The path given to load().")
+        .def_prop_ro(
+            "format", [](const Dataset& d) { return std::string(to_string(d.format())); },
+            "\"zip\" or \"folder\".")
+        .def_prop_ro("level_count", &Dataset::level_count,
+                     "Number of level tables (level0 .. levelN-1).")
         .def_prop_ro("query", &Dataset::query, "The SQL of the current view.")
         .def("sql", &Dataset::sql, "query"_a, "A new lazy view; `data` names the current one.")
         .def("level", &Dataset::level, "index"_a, "The view of level `index` (padding hidden).")
-        .def("columns", [](const Dataset& d) {
-            std::vector<ColumnType> cols;
-            {
-                nb::gil_scoped_release release;
-                cols = d.columns();
-            }
-            std::vector<std::pair<std::string, std::string>> out;
-            for (const auto& c : cols) out.emplace_back(c.name, c.type.arrow_name());
-            return out;
-        }, "[(column, Arrow type name)] of the view, without running it.")
-        .def("count", &Dataset::count, nb::call_guard<nb::gil_scoped_release>(), "Rows of the view.")
+        .def(
+            "columns",
+            [](const Dataset& d) {
+                std::vector<ColumnType> cols;
+                {
+                    nb::gil_scoped_release release;
+                    cols = d.columns();
+                }
+                std::vector<std::pair<std::string, std::string>> out;
+                for (const auto& c : cols) out.emplace_back(c.name, c.type.arrow_name());
+                return out;
+            },
+            "[(column, Arrow type name)] of the view, without running it.")
+        .def("count", &Dataset::count, nb::call_guard<nb::gil_scoped_release>(),
+             "Rows of the view.")
         .def("data", &Dataset::data, nb::call_guard<nb::gil_scoped_release>(),
              "Runs the view; internal:* columns except internal:gdal_vsi are dropped.")
         .def("data_raw", &Dataset::data_raw, nb::call_guard<nb::gil_scoped_release>(),
              "Runs the view keeping every column.");
 
-    m.def("load", [](const std::string& path) { return load(path); }, "path"_a,
-          nb::call_guard<nb::gil_scoped_release>(), "Opens a TACO dataset (ZIP or FOLDER).");
+    m.def(
+        "load", [](const std::string& path) { return load(path); }, "path"_a,
+        nb::call_guard<nb::gil_scoped_release>(), "Opens a TACO dataset (ZIP or FOLDER).");
 
-    m.def("validate", [](const std::string& path) {
-        ValidationReport report;
-        {
-            nb::gil_scoped_release release;
-            report = validate(path);
-        }
-        nb::list findings;
-        for (const auto& f : report.findings) {
-            nb::dict d;
-            d["severity"] = std::string(to_string(f.severity));
-            d["code"] = f.code;
-            d["location"] = f.location;
-            d["message"] = f.message;
-            findings.append(d);
-        }
-        return findings;
-    }, "path"_a, "Full compliance report: a list of findings (severity, code, location, message).");
+    m.def(
+        "validate",
+        [](const std::string& path) {
+            ValidationReport report;
+            {
+                nb::gil_scoped_release release;
+                report = validate(path);
+            }
+            nb::list findings;
+            for (const auto& f : report.findings) {
+                nb::dict d;
+                d["severity"] = std::string(to_string(f.severity));
+                d["code"] = f.code;
+                d["location"] = f.location;
+                d["message"] = f.message;
+                findings.append(d);
+            }
+            return findings;
+        },
+        "path"_a,
+        "Full compliance report: a list of findings (severity, code, location, message).");
 }
 
 }  // namespace taco::py

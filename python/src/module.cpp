@@ -2,7 +2,8 @@
 #include "py_common.hpp"
 
 NB_MODULE(_core, m) {
-    m.doc() = "Native core of tacocore: TACO 2.0 datasets (create, load, SQL, navigation, sample bytes).";
+    m.doc() =
+        "Native core of tacocore: TACO 2.0 datasets (create, load, SQL, navigation, sample bytes).";
     taco::py::bind_errors(m);
     taco::py::bind_model(m);
     taco::py::bind_reader(m);

@@ -32,13 +32,15 @@ const PyTypes& types() {
     return t;
 }
 
-int64_t attr_int(nb::handle obj, const char* name) { return nb::cast<int64_t>(obj.attr(name)); }
+int64_t attr_int(nb::handle obj, const char* name) {
+    return nb::cast<int64_t>(obj.attr(name));
+}
 
 int64_t datetime_micros(nb::handle obj) {
-    int64_t micros = model::micros_from_civil(attr_int(obj, "year"), static_cast<unsigned>(attr_int(obj, "month")),
-                                              static_cast<unsigned>(attr_int(obj, "day")), attr_int(obj, "hour"),
-                                              attr_int(obj, "minute"), attr_int(obj, "second"),
-                                              attr_int(obj, "microsecond"));
+    int64_t micros = model::micros_from_civil(
+        attr_int(obj, "year"), static_cast<unsigned>(attr_int(obj, "month")),
+        static_cast<unsigned>(attr_int(obj, "day")), attr_int(obj, "hour"), attr_int(obj, "minute"),
+        attr_int(obj, "second"), attr_int(obj, "microsecond"));
     nb::object offset = obj.attr("utcoffset")();
     if (!offset.is_none()) {
         micros -= (attr_int(offset, "days") * 86400 + attr_int(offset, "seconds")) * 1000000 +
@@ -59,14 +61,18 @@ Value numpy_value(nb::handle obj, const std::string& what) {
         for (nb::handle item : seq) items.push_back(to_value(item, what));
         DataType elem;
         if (ndim == 1) {
-            if (kind == "f") elem = itemsize == 4 ? DataType::float32() : DataType::float64();
-            else if (kind == "i" || kind == "u") elem = itemsize <= 4 && kind == "i" ? DataType::int32() : DataType::int64();
-            else if (kind == "b") elem = DataType::boolean();
+            if (kind == "f")
+                elem = itemsize == 4 ? DataType::float32() : DataType::float64();
+            else if (kind == "i" || kind == "u")
+                elem = itemsize <= 4 && kind == "i" ? DataType::int32() : DataType::int64();
+            else if (kind == "b")
+                elem = DataType::boolean();
         }
         return Value::list(elem, std::move(items));
     }
     nb::object py = obj.attr("item")();
-    if (kind == "f") return itemsize == 4 ? Value(nb::cast<float>(py)) : Value(nb::cast<double>(py));
+    if (kind == "f")
+        return itemsize == 4 ? Value(nb::cast<float>(py)) : Value(nb::cast<double>(py));
     if (kind == "i" && itemsize <= 4) return Value::int32(nb::cast<int32_t>(py));
     if (kind == "i" || kind == "u") return Value(nb::cast<long long>(py));
     if (kind == "b") return Value(nb::cast<bool>(py));
@@ -85,7 +91,9 @@ Value to_value(nb::handle obj, const std::string& what) {
     if (PyLong_Check(obj.ptr())) {
         int overflow = 0;
         long long v = PyLong_AsLongLongAndOverflow(obj.ptr(), &overflow);
-        if (overflow) throw SchemaError(what + ": integer " + nb::cast<std::string>(nb::str(obj)) + " does not fit in int64");
+        if (overflow)
+            throw SchemaError(what + ": integer " + nb::cast<std::string>(nb::str(obj)) +
+                              " does not fit in int64");
         return Value(v);
     }
     if (PyFloat_Check(obj.ptr())) return Value(PyFloat_AsDouble(obj.ptr()));
@@ -98,7 +106,8 @@ Value to_value(nb::handle obj, const std::string& what) {
     if (PyBytes_Check(obj.ptr()) || PyByteArray_Check(obj.ptr()) || PyMemoryView_Check(obj.ptr())) {
         nb::object b = nb::steal(PyBytes_FromObject(obj.ptr()));
         if (!b) throw nb::python_error();
-        return Value::binary(std::string(PyBytes_AS_STRING(b.ptr()), static_cast<size_t>(PyBytes_GET_SIZE(b.ptr()))));
+        return Value::binary(std::string(PyBytes_AS_STRING(b.ptr()),
+                                         static_cast<size_t>(PyBytes_GET_SIZE(b.ptr()))));
     }
     if (PyList_Check(obj.ptr()) || PyTuple_Check(obj.ptr())) {
         Value::List items;
@@ -108,25 +117,34 @@ Value to_value(nb::handle obj, const std::string& what) {
     const PyTypes& t = types();
     if (nb::isinstance(obj, t.datetime)) return Value::timestamp(datetime_micros(obj));
     if (nb::isinstance(obj, t.date)) {
-        return Value::timestamp(model::micros_from_civil(attr_int(obj, "year"), static_cast<unsigned>(attr_int(obj, "month")),
-                                                         static_cast<unsigned>(attr_int(obj, "day")), 0, 0, 0, 0));
+        return Value::timestamp(model::micros_from_civil(
+            attr_int(obj, "year"), static_cast<unsigned>(attr_int(obj, "month")),
+            static_cast<unsigned>(attr_int(obj, "day")), 0, 0, 0, 0));
     }
-    if (nb::isinstance(obj, t.ndarray) || nb::isinstance(obj, t.generic)) return numpy_value(obj, what);
-    throw SchemaError(what + ": cannot store a value of Python type " +
-                      nb::cast<std::string>(nb::str(nb::handle(reinterpret_cast<PyObject*>(Py_TYPE(obj.ptr()))).attr("__name__"))) +
-                      " (expected None, bool, int, float, str, bytes, datetime, a list or a numpy value)");
+    if (nb::isinstance(obj, t.ndarray) || nb::isinstance(obj, t.generic))
+        return numpy_value(obj, what);
+    throw SchemaError(
+        what + ": cannot store a value of Python type " +
+        nb::cast<std::string>(
+            nb::str(nb::handle(reinterpret_cast<PyObject*>(Py_TYPE(obj.ptr()))).attr("__name__"))) +
+        " (expected None, bool, int, float, str, bytes, datetime, a list or a numpy value)");
 }
 
 nb::object from_value(const Value& v) {
     if (v.is_null()) return nb::none();
     switch (v.type().id()) {
-        case TypeId::Bool: return nb::bool_(v.as_bool());
+        case TypeId::Bool:
+            return nb::bool_(v.as_bool());
         case TypeId::Int32:
-        case TypeId::Int64: return nb::int_(v.as_int());
+        case TypeId::Int64:
+            return nb::int_(v.as_int());
         case TypeId::Float32:
-        case TypeId::Float64: return nb::float_(v.as_double());
-        case TypeId::String: return nb::str(v.as_string().c_str(), v.as_string().size());
-        case TypeId::Binary: return nb::bytes(v.as_string().data(), v.as_string().size());
+        case TypeId::Float64:
+            return nb::float_(v.as_double());
+        case TypeId::String:
+            return nb::str(v.as_string().c_str(), v.as_string().size());
+        case TypeId::Binary:
+            return nb::bytes(v.as_string().data(), v.as_string().size());
         case TypeId::Timestamp: {
             const PyTypes& t = types();
             nb::object epoch = t.datetime(1970, 1, 1);
@@ -137,7 +155,8 @@ nb::object from_value(const Value& v) {
             for (const auto& item : v.as_list()) out.append(from_value(item));
             return out;
         }
-        case TypeId::Null: break;
+        case TypeId::Null:
+            break;
     }
     return nb::none();
 }

@@ -9,7 +9,9 @@
 namespace taco::format {
 namespace {
 
-OrderedJson optional_string(const std::optional<std::string>& s) { return s ? OrderedJson(*s) : OrderedJson(nullptr); }
+OrderedJson optional_string(const std::optional<std::string>& s) {
+    return s ? OrderedJson(*s) : OrderedJson(nullptr);
+}
 
 OrderedJson contact_json(const Contact& c) {
     OrderedJson j = OrderedJson::object();
@@ -49,7 +51,8 @@ struct Group {
     size_t real = 0;  // non-padding children
 };
 
-Group group_of(const std::vector<metadata::LevelTable>& levels, size_t level, const metadata::LevelRow& parent) {
+Group group_of(const std::vector<metadata::LevelTable>& levels, size_t level,
+               const metadata::LevelRow& parent) {
     Group g;
     g.begin = parent.child_begin;
     g.count = parent.sample->children().size();
@@ -173,8 +176,10 @@ OrderedJson collection_json(const Taco& taco, const std::vector<metadata::LevelT
     j["keywords"] = info.keywords ? OrderedJson(*info.keywords) : OrderedJson(nullptr);
     const Extent& e = taco.extent();
     OrderedJson extent = OrderedJson::object();
-    extent["spatial"] = OrderedJson::array({e.spatial[0], e.spatial[1], e.spatial[2], e.spatial[3]});
-    extent["temporal"] = e.temporal ? OrderedJson::array({(*e.temporal)[0], (*e.temporal)[1]}) : OrderedJson(nullptr);
+    extent["spatial"] =
+        OrderedJson::array({e.spatial[0], e.spatial[1], e.spatial[2], e.spatial[3]});
+    extent["temporal"] = e.temporal ? OrderedJson::array({(*e.temporal)[0], (*e.temporal)[1]})
+                                    : OrderedJson(nullptr);
     j["extent"] = std::move(extent);
     for (const auto& [key, text] : info.extensions) j[key] = OrderedJson::parse(text);
     j["taco:pit_schema"] = pit_schema_json(levels);
@@ -202,12 +207,15 @@ std::string python_float(double v) {
         out += digits.substr(0, 1);
         if (digits.size() > 1) out += "." + digits.substr(1);
         char exp[16];
-        std::snprintf(exp, sizeof exp, "e%c%02d", exponent < 0 ? '-' : '+', exponent < 0 ? -exponent : exponent);
+        std::snprintf(exp, sizeof exp, "e%c%02d", exponent < 0 ? '-' : '+',
+                      exponent < 0 ? -exponent : exponent);
         return out + exp;
     }
-    if (exponent < 0) return out + "0." + std::string(static_cast<size_t>(-exponent - 1), '0') + digits;
+    if (exponent < 0)
+        return out + "0." + std::string(static_cast<size_t>(-exponent - 1), '0') + digits;
     size_t int_len = static_cast<size_t>(exponent) + 1;
-    if (digits.size() <= int_len) return out + digits + std::string(int_len - digits.size(), '0') + ".0";
+    if (digits.size() <= int_len)
+        return out + digits + std::string(int_len - digits.size(), '0') + ".0";
     return out + digits.substr(0, int_len) + "." + digits.substr(int_len);
 }
 
@@ -251,8 +259,12 @@ void write_python_json(const OrderedJson& v, std::string& out, int depth) {
             out += ']';
             return;
         }
-        case nlohmann::json::value_t::number_float: out += python_float(v.get<double>()); return;
-        default: out += v.dump(-1, ' ', false, OrderedJson::error_handler_t::strict); return;
+        case nlohmann::json::value_t::number_float:
+            out += python_float(v.get<double>());
+            return;
+        default:
+            out += v.dump(-1, ' ', false, OrderedJson::error_handler_t::strict);
+            return;
     }
 }
 

@@ -31,11 +31,16 @@ struct Reader {
         Contact c;
         for (const auto& [k, item] : v.items()) {
             std::string where = key + "." + k;
-            if (k == "name") c.name = opt_str(item, where);
-            else if (k == "organization") c.organization = opt_str(item, where);
-            else if (k == "email") c.email = opt_str(item, where);
-            else if (k == "role") c.role = opt_str(item, where);
-            else if (k == "url") c.url = opt_str(item, where);
+            if (k == "name")
+                c.name = opt_str(item, where);
+            else if (k == "organization")
+                c.organization = opt_str(item, where);
+            else if (k == "email")
+                c.email = opt_str(item, where);
+            else if (k == "role")
+                c.role = opt_str(item, where);
+            else if (k == "url")
+                c.url = opt_str(item, where);
             else if (k == "roles") {
                 if (!item.is_null()) c.roles = str_list(item, where);
             } else if (k == "links") {
@@ -57,7 +62,8 @@ struct Reader {
     std::vector<Contact> contacts(const OrderedJson& v, const std::string& key) const {
         if (!v.is_array()) bad(key, "a list of objects");
         std::vector<Contact> out;
-        for (size_t i = 0; i < v.size(); ++i) out.push_back(contact(v[i], key + "[" + std::to_string(i) + "]"));
+        for (size_t i = 0; i < v.size(); ++i)
+            out.push_back(contact(v[i], key + "[" + std::to_string(i) + "]"));
         return out;
     }
     Extent extent(const OrderedJson& v) const {
@@ -90,22 +96,30 @@ OrderedJson parse_json_document(const std::string& text, const std::string& sour
     }
 }
 
-CollectionInfo collection_info_from_json(const OrderedJson& doc, const std::string& source, bool require_core) {
+CollectionInfo collection_info_from_json(const OrderedJson& doc, const std::string& source,
+                                         bool require_core) {
     if (!doc.is_object()) throw FormatError(source + ": expected a JSON object at the top level");
     Reader r{doc, source};
     CollectionInfo info;
     bool version_seen = false;
     for (const auto& [key, v] : doc.items()) {
-        if (key == "id") info.id = r.str(v, key);
-        else if (key == "dataset_version") info.dataset_version = r.str(v, key);
-        else if (key == "description") info.description = r.str(v, key);
-        else if (key == "licenses") info.licenses = r.str_list(v, key);
-        else if (key == "providers") info.providers = r.contacts(v, key);
-        else if (key == "tasks") info.tasks = r.str_list(v, key);
+        if (key == "id")
+            info.id = r.str(v, key);
+        else if (key == "dataset_version")
+            info.dataset_version = r.str(v, key);
+        else if (key == "description")
+            info.description = r.str(v, key);
+        else if (key == "licenses")
+            info.licenses = r.str_list(v, key);
+        else if (key == "providers")
+            info.providers = r.contacts(v, key);
+        else if (key == "tasks")
+            info.tasks = r.str_list(v, key);
         else if (key == "taco_version") {
             info.taco_version = r.str(v, key);
             version_seen = true;
-        } else if (key == "title") info.title = r.opt_str(v, key);
+        } else if (key == "title")
+            info.title = r.opt_str(v, key);
         else if (key == "curators") {
             if (!v.is_null()) info.curators = r.contacts(v, key);
         } else if (key == "keywords") {
@@ -119,8 +133,10 @@ CollectionInfo collection_info_from_json(const OrderedJson& doc, const std::stri
         }
     }
     if (require_core) {
-        for (const char* k : {"id", "dataset_version", "description", "licenses", "providers", "tasks"}) {
-            if (!doc.contains(k)) throw FormatError(source + ": required key '" + std::string(k) + "' is missing");
+        for (const char* k :
+             {"id", "dataset_version", "description", "licenses", "providers", "tasks"}) {
+            if (!doc.contains(k))
+                throw FormatError(source + ": required key '" + std::string(k) + "' is missing");
         }
         if (!version_seen) throw FormatError(source + ": required key 'taco_version' is missing");
     }

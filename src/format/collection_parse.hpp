@@ -12,7 +12,8 @@ namespace taco::format {
 /// Converts a parsed document; `source` names the file in error messages. Keys
 /// taco:pit_schema / taco:field_schema are not part of CollectionInfo and are skipped. Missing
 /// required keys are left empty when `require_core` is false (for partial --collection files).
-CollectionInfo collection_info_from_json(const OrderedJson& doc, const std::string& source, bool require_core);
+CollectionInfo collection_info_from_json(const OrderedJson& doc, const std::string& source,
+                                         bool require_core);
 
 /// Parses JSON text, with a FormatError naming `source` and the position on malformed input.
 OrderedJson parse_json_document(const std::string& text, const std::string& source);

@@ -16,9 +16,12 @@ namespace taco {
 
 const char* to_string(ContainerFormat format) {
     switch (format) {
-        case ContainerFormat::Auto: return "auto";
-        case ContainerFormat::Zip: return "zip";
-        case ContainerFormat::Folder: return "folder";
+        case ContainerFormat::Auto:
+            return "auto";
+        case ContainerFormat::Zip:
+            return "zip";
+        case ContainerFormat::Folder:
+            return "folder";
     }
     return "auto";
 }
@@ -28,7 +31,8 @@ namespace {
 ContainerFormat resolve_format(const fs::path& output, ContainerFormat requested) {
     if (requested != ContainerFormat::Auto) return requested;
     std::string ext = output.extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
     return (ext == ".zip" || ext == ".tacozip") ? ContainerFormat::Zip : ContainerFormat::Folder;
 }
 
@@ -40,7 +44,8 @@ CreateResult create(const Taco& taco, const fs::path& output, const CreateOption
     if (format == ContainerFormat::Folder) {
         std::string name = fs::absolute(output).lexically_normal().filename().string();
         if (name == ".tacocat" || name == "DATA" || name == "METADATA") {
-            throw IoError("a FOLDER dataset cannot be named '" + name + "' (reserved): " + output.string());
+            throw IoError("a FOLDER dataset cannot be named '" + name +
+                          "' (reserved): " + output.string());
         }
     }
     io::StagedOutput staged(target, options.overwrite);
@@ -50,7 +55,8 @@ CreateResult create(const Taco& taco, const fs::path& output, const CreateOption
     {
         io::TraceScope t("create: level tables + json");
         plan.levels = metadata::build_level_tables(taco);
-        plan.collection_json = format::dump_python_style(format::collection_json(taco, plan.levels));
+        plan.collection_json =
+            format::dump_python_style(format::collection_json(taco, plan.levels));
     }
     for (const auto& level : plan.levels) {
         for (const auto& row : level.rows) {
@@ -65,13 +71,15 @@ CreateResult create(const Taco& taco, const fs::path& output, const CreateOption
     CreateResult result;
     result.format = format;
     try {
-        result.bytes = format == ContainerFormat::Zip ? format::write_zip_dataset(plan, db, staged.staging())
-                                                      : format::write_folder_dataset(plan, db, staged.staging());
+        result.bytes = format == ContainerFormat::Zip
+                           ? format::write_zip_dataset(plan, db, staged.staging())
+                           : format::write_folder_dataset(plan, db, staged.staging());
     } catch (const IoError& e) {
         // The user never sees the staging name: report the output they asked for.
         std::string msg = e.what();
         const std::string staging = staged.staging().string(), wanted = staged.target().string();
-        for (size_t at = msg.find(staging); at != std::string::npos; at = msg.find(staging, at + wanted.size())) {
+        for (size_t at = msg.find(staging); at != std::string::npos;
+             at = msg.find(staging, at + wanted.size())) {
             msg.replace(at, staging.size(), wanted);
         }
         throw IoError(msg + " (nothing was written)");

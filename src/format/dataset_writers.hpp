@@ -34,8 +34,10 @@ struct WritePlan {
 };
 
 /// Writes the ZIP container (FORMAT.md §2) to `path`; returns its size.
-uint64_t write_zip_dataset(WritePlan& plan, metadata::DuckSession& db, const std::filesystem::path& path);
+uint64_t write_zip_dataset(WritePlan& plan, metadata::DuckSession& db,
+                           const std::filesystem::path& path);
 /// Writes the FOLDER container (FORMAT.md §3) as directory `path`; returns bytes written.
-uint64_t write_folder_dataset(WritePlan& plan, metadata::DuckSession& db, const std::filesystem::path& path);
+uint64_t write_folder_dataset(WritePlan& plan, metadata::DuckSession& db,
+                              const std::filesystem::path& path);
 
 }  // namespace taco::format

@@ -21,7 +21,8 @@ namespace {
 void make_dir(const fs::path& p) {
     std::error_code ec;
     if (!fs::create_directory(p, ec) || ec) {
-        throw IoError("cannot create directory " + p.string() + (ec ? ": " + ec.message() : " (exists)"));
+        throw IoError("cannot create directory " + p.string() +
+                      (ec ? ": " + ec.message() : " (exists)"));
     }
 }
 
@@ -36,18 +37,19 @@ void write_bytes(const fs::path& p, std::string_view data) {
 void copy_sample_file(const fs::path& from, const fs::path& to, uint64_t expected) {
     std::error_code ec;
     if (!fs::copy_file(from, to, fs::copy_options::none, ec) || ec) {
-        throw IoError("cannot copy " + from.string() + " to " + to.string() + (ec ? ": " + ec.message() : ""));
+        throw IoError("cannot copy " + from.string() + " to " + to.string() +
+                      (ec ? ": " + ec.message() : ""));
     }
     uint64_t got = fs::file_size(to, ec);
     if (ec || got != expected) {
-        throw IoError(from.string() + " changed size while being copied (expected " + std::to_string(expected) +
-                      " bytes, copied " + std::to_string(got) + ")");
+        throw IoError(from.string() + " changed size while being copied (expected " +
+                      std::to_string(expected) + " bytes, copied " + std::to_string(got) + ")");
     }
     fs::last_write_time(to, fs::last_write_time(from, ec), ec);
 }
 
 class FolderDatasetWriter {
-public:
+  public:
     FolderDatasetWriter(WritePlan& plan, metadata::DuckSession& db, const fs::path& root)
         : plan_(plan), db_(db), root_(root) {}
 
@@ -56,7 +58,8 @@ public:
         make_dir(root_ / "DATA");
         make_dir(root_ / "METADATA");
         const auto& roots = plan_.levels[0].rows;
-        for (size_t i = 0; i < roots.size(); ++i) write_sample(0, static_cast<int64_t>(i), root_ / "DATA");
+        for (size_t i = 0; i < roots.size(); ++i)
+            write_sample(0, static_cast<int64_t>(i), root_ / "DATA");
         for (size_t d = 0; d < plan_.levels.size(); ++d) {
             auto cols = metadata::level_columns(plan_.levels, d, nullptr);
             fs::path p = root_ / "METADATA" / ("level" + std::to_string(d) + ".parquet");
@@ -68,7 +71,7 @@ public:
         return bytes_;
     }
 
-private:
+  private:
     void write_sample(size_t level, int64_t row, const fs::path& dir) {
         const auto& r = plan_.levels[level].rows[row];
         const Sample& s = *r.sample;
@@ -78,7 +81,8 @@ private:
             for (size_t j = 0; j < s.children().size(); ++j) {
                 write_sample(level + 1, r.child_begin + static_cast<int64_t>(j), p);
             }
-            auto cols = metadata::meta_columns(plan_.levels[level + 1], r.child_begin, s.children().size(), nullptr);
+            auto cols = metadata::meta_columns(plan_.levels[level + 1], r.child_begin,
+                                               s.children().size(), nullptr);
             db_.write_parquet(cols, (p / "__meta__").string(), WritePlan::meta_parquet());
             bytes_ += fs::file_size(p / "__meta__");
             return;

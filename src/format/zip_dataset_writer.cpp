@@ -22,7 +22,7 @@ using metadata::LevelTable;
 using metadata::Placement;
 
 class ZipDatasetWriter {
-public:
+  public:
     ZipDatasetWriter(WritePlan& plan, metadata::DuckSession& db, ZipWriter& zip)
         : plan_(plan), db_(db), zip_(zip), placement_(plan.levels.size()) {
         for (size_t d = 0; d < plan.levels.size(); ++d) {
@@ -32,12 +32,14 @@ public:
     }
 
     void write() {
-        size_t header = zip_.add_bytes(kTacoHeaderEntryName, std::string(kTacoHeaderPayloadSize, '\0'),
-                                       EntryAttrs::header_entry());
+        size_t header =
+            zip_.add_bytes(kTacoHeaderEntryName, std::string(kTacoHeaderPayloadSize, '\0'),
+                           EntryAttrs::header_entry());
         const auto& roots = plan_.levels[0].rows;
         {
             io::TraceScope t("zip: sample data");
-            for (size_t i = 0; i < roots.size(); ++i) write_data(0, static_cast<int64_t>(i), "DATA/");
+            for (size_t i = 0; i < roots.size(); ++i)
+                write_data(0, static_cast<int64_t>(i), "DATA/");
         }
         {
             io::TraceScope t("zip: __meta__ tables");
@@ -47,7 +49,8 @@ public:
         TacoHeader slots;
         for (size_t d = 0; d < plan_.levels.size(); ++d) {
             auto cols = metadata::level_columns(plan_.levels, d, &placement_[d]);
-            size_t e = add_parquet("METADATA/level" + std::to_string(d) + ".parquet", cols, plan_.level_parquet());
+            size_t e = add_parquet("METADATA/level" + std::to_string(d) + ".parquet", cols,
+                                   plan_.level_parquet());
             slots.slots.emplace_back(zip_.entry(e).data_offset, zip_.entry(e).size);
         }
         size_t c = zip_.add_bytes("COLLECTION.json", plan_.collection_json);
@@ -57,7 +60,7 @@ public:
         zip_.finish();
     }
 
-private:
+  private:
     // Depth-first in sample order: a FOLDER's files come right after it, before its next sibling.
     void write_data(size_t level, int64_t row, const std::string& prefix) {
         const auto& r = plan_.levels[level].rows[row];
@@ -73,12 +76,14 @@ private:
         if (!s.path().empty()) {
             e = zip_.add_file(name, s.path());
             if (zip_.entry(e).size != s.size()) {
-                throw IoError("sample '" + name.substr(5) + "': " + s.path().string() + " changed size while " +
-                              "being written (expected " + std::to_string(s.size()) + " bytes, read " +
+                throw IoError("sample '" + name.substr(5) + "': " + s.path().string() +
+                              " changed size while " + "being written (expected " +
+                              std::to_string(s.size()) + " bytes, read " +
                               std::to_string(zip_.entry(e).size) + ")");
             }
         } else {
-            e = zip_.add_bytes(name, s.memory() ? std::string_view(*s.memory()) : std::string_view());
+            e = zip_.add_bytes(name,
+                               s.memory() ? std::string_view(*s.memory()) : std::string_view());
         }
         placement_[level].offset[row] = static_cast<int64_t>(zip_.entry(e).data_offset);
         placement_[level].size[row] = static_cast<int64_t>(zip_.entry(e).size);
@@ -99,8 +104,8 @@ private:
             std::sort(folders.begin(), folders.end());
             for (const auto& [name, row] : folders) {
                 const auto& r = rows[row];
-                auto cols = metadata::meta_columns(plan_.levels[d + 1], r.child_begin, r.sample->children().size(),
-                                                   &placement_[d + 1]);
+                auto cols = metadata::meta_columns(plan_.levels[d + 1], r.child_begin,
+                                                   r.sample->children().size(), &placement_[d + 1]);
                 size_t e = add_parquet(name, cols, WritePlan::meta_parquet());
                 placement_[d].offset[row] = static_cast<int64_t>(zip_.entry(e).data_offset);
                 placement_[d].size[row] = static_cast<int64_t>(zip_.entry(e).size);
@@ -123,7 +128,8 @@ private:
 
 }  // namespace
 
-uint64_t write_zip_dataset(WritePlan& plan, metadata::DuckSession& db, const std::filesystem::path& path) {
+uint64_t write_zip_dataset(WritePlan& plan, metadata::DuckSession& db,
+                           const std::filesystem::path& path) {
     io::File out = io::File::create_exclusive(path, 0644);
     ZipWriter zip(out.fd(), path.string());
     ZipDatasetWriter(plan, db, zip).write();

@@ -6,8 +6,8 @@
 #include <functional>
 #include <numeric>
 
-#include "io/file.hpp"
 #include "format/zip_constants.hpp"
+#include "io/file.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::format {

@@ -9,11 +9,11 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "format/zip_constants.hpp"
 #include "io/cancel.hpp"
 #include "io/crc32.hpp"
-#include "model/utf8.hpp"
 #include "io/file.hpp"
-#include "format/zip_constants.hpp"
+#include "model/utf8.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::format {
@@ -47,7 +47,6 @@ void put64(uint8_t* p, uint64_t v) {
 uint32_t clamp32(uint64_t v) {
     return static_cast<uint32_t>(std::min(v, kMax32));
 }
-
 
 // Validates an entry name and returns its general-purpose flags. Like libzip, bit 11 (UTF-8) is set
 // only for names that are not plain ASCII, so ASCII names keep the reference's flags of 0.
@@ -146,7 +145,8 @@ size_t ZipWriter::add_file(std::string_view name, const std::filesystem::path& s
         throw IoError("cannot add '" + src.string() + "' to '" + name_ + "': not a regular file");
     }
     // Read-ahead hint for big files only: for small ones the syscall costs more than it saves.
-    if (static_cast<uint64_t>(st.st_size) >= (uint64_t{1} << 20)) ::posix_fadvise(src_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    if (static_cast<uint64_t>(st.st_size) >= (uint64_t{1} << 20))
+        ::posix_fadvise(src_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     const auto size = static_cast<uint64_t>(st.st_size);
     const DosDateTime time = attrs.time ? *attrs.time : to_dos_date_time(st.st_mtime);
     const uint32_t external_attr =

@@ -22,7 +22,8 @@ MemFd::~MemFd() {
 
 uint64_t MemFd::size() const {
     struct stat st;
-    if (::fstat(fd_, &st) != 0) throw IoError(std::string("fstat on memfd failed: ") + std::strerror(errno));
+    if (::fstat(fd_, &st) != 0)
+        throw IoError(std::string("fstat on memfd failed: ") + std::strerror(errno));
     return static_cast<uint64_t>(st.st_size);
 }
 

@@ -8,7 +8,7 @@
 namespace taco::io {
 
 class MemFd {
-public:
+  public:
     explicit MemFd(const char* name);
     ~MemFd();
     MemFd(const MemFd&) = delete;
@@ -18,7 +18,7 @@ public:
     std::string proc_path() const { return "/proc/self/fd/" + std::to_string(fd_); }
     uint64_t size() const;
 
-private:
+  private:
     int fd_ = -1;
 };
 

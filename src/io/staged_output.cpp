@@ -32,7 +32,9 @@ StagedOutput::StagedOutput(const fs::path& target, bool overwrite)
                       " (choose another name, or ask to overwrite it)");
     }
     fs::create_directories(target_.parent_path(), ec);
-    if (ec) throw IoError("cannot create directory " + target_.parent_path().string() + ": " + ec.message());
+    if (ec)
+        throw IoError("cannot create directory " + target_.parent_path().string() + ": " +
+                      ec.message());
     staging_ = sibling(target_, "partial");
 }
 
@@ -49,13 +51,15 @@ void StagedOutput::commit() {
         if (!overwrite_) throw IoError("output appeared while writing: " + target_.string());
         old = sibling(target_, "replaced");
         fs::rename(target_, old, ec);
-        if (ec) throw IoError("cannot move existing " + target_.string() + " aside: " + ec.message());
+        if (ec)
+            throw IoError("cannot move existing " + target_.string() + " aside: " + ec.message());
     }
     fs::rename(staging_, target_, ec);
     if (ec) {
         std::error_code ignore;
         if (!old.empty()) fs::rename(old, target_, ignore);
-        throw IoError("cannot rename " + staging_.string() + " to " + target_.string() + ": " + ec.message());
+        throw IoError("cannot rename " + staging_.string() + " to " + target_.string() + ": " +
+                      ec.message());
     }
     committed_ = true;
     if (!old.empty()) fs::remove_all(old, ec);

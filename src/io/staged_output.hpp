@@ -8,7 +8,7 @@
 namespace taco::io {
 
 class StagedOutput {
-public:
+  public:
     /// Checks the target (IoError if it exists and !overwrite, or its parent cannot be created)
     /// and reserves a staging path `<parent>/.<name>.partial-<pid>-<n>`.
     StagedOutput(const std::filesystem::path& target, bool overwrite);
@@ -22,7 +22,7 @@ public:
     /// first and removed only after the new one is in place.
     void commit();
 
-private:
+  private:
     std::filesystem::path target_;
     std::filesystem::path staging_;
     bool overwrite_;

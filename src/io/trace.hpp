@@ -17,19 +17,21 @@ inline bool trace_enabled() {
 }
 
 class TraceScope {
-public:
+  public:
     explicit TraceScope(const char* name) : name_(name) {
         if (trace_enabled()) start_ = std::chrono::steady_clock::now();
     }
     ~TraceScope() {
         if (!trace_enabled()) return;
-        double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
+        double ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_)
+                .count();
         std::fprintf(stderr, "[taco trace] %-28s %9.1f ms\n", name_, ms);
     }
     TraceScope(const TraceScope&) = delete;
     TraceScope& operator=(const TraceScope&) = delete;
 
-private:
+  private:
     const char* name_;
     std::chrono::steady_clock::time_point start_{};
 };

@@ -31,7 +31,8 @@ std::string quote_literal(std::string_view text) {
     return out + "'";
 }
 
-TableColumn TableColumn::of_values(std::string name, DataType type, std::vector<const Value*> cells) {
+TableColumn TableColumn::of_values(std::string name, DataType type,
+                                   std::vector<const Value*> cells) {
     TableColumn c;
     c.name = std::move(name);
     c.type = std::move(type);
@@ -60,9 +61,12 @@ TableColumn TableColumn::of_strings(std::string name, std::vector<std::string_vi
 
 size_t TableColumn::rows() const {
     switch (kind) {
-        case Kind::Values: return values.size();
-        case Kind::Int64: return ints.size();
-        case Kind::Strings: return strings.size();
+        case Kind::Values:
+            return values.size();
+        case Kind::Int64:
+            return ints.size();
+        case Kind::Strings:
+            return strings.size();
     }
     return 0;
 }
@@ -102,7 +106,9 @@ DuckSession::~DuckSession() {
     if (impl_->db) duckdb_close(&impl_->db);
 }
 
-void* DuckSession::raw_connection() const { return impl_->con; }
+void* DuckSession::raw_connection() const {
+    return impl_->con;
+}
 
 void DuckSession::exec(const std::string& sql) {
     duckdb_result result;
@@ -147,12 +153,22 @@ void write_value(duckdb_vector vec, idx_t row, const DataType& type, const Value
     }
     void* data = duckdb_vector_get_data(vec);
     switch (type.id()) {
-        case TypeId::Bool: static_cast<bool*>(data)[row] = v->as_bool(); break;
-        case TypeId::Int32: static_cast<int32_t*>(data)[row] = static_cast<int32_t>(v->as_int()); break;
+        case TypeId::Bool:
+            static_cast<bool*>(data)[row] = v->as_bool();
+            break;
+        case TypeId::Int32:
+            static_cast<int32_t*>(data)[row] = static_cast<int32_t>(v->as_int());
+            break;
         case TypeId::Int64:
-        case TypeId::Timestamp: static_cast<int64_t*>(data)[row] = v->as_int(); break;
-        case TypeId::Float32: static_cast<float*>(data)[row] = static_cast<float>(v->as_double()); break;
-        case TypeId::Float64: static_cast<double*>(data)[row] = v->as_double(); break;
+        case TypeId::Timestamp:
+            static_cast<int64_t*>(data)[row] = v->as_int();
+            break;
+        case TypeId::Float32:
+            static_cast<float*>(data)[row] = static_cast<float>(v->as_double());
+            break;
+        case TypeId::Float64:
+            static_cast<double*>(data)[row] = v->as_double();
+            break;
         case TypeId::Null:
         case TypeId::String:
         case TypeId::Binary: {
@@ -169,7 +185,8 @@ void write_value(duckdb_vector vec, idx_t row, const DataType& type, const Value
             entries[row].offset = offset;
             entries[row].length = items.size();
             duckdb_vector child = duckdb_list_vector_get_child(vec);
-            for (size_t i = 0; i < items.size(); ++i) write_value(child, offset + i, type.element(), &items[i]);
+            for (size_t i = 0; i < items.size(); ++i)
+                write_value(child, offset + i, type.element(), &items[i]);
             break;
         }
     }
@@ -179,19 +196,22 @@ void check_value_type(const TableColumn& col, size_t row, const Value* v) {
     if (!v || v->is_null()) return;
     DataType merged;
     if (!DataType::unify(col.type, v->type(), merged) || merged != col.type) {
-        throw SchemaError("column '" + col.name + "' row " + std::to_string(row) + ": value of type " +
-                          v->type().arrow_name() + " does not fit the column type " + col.type.arrow_name());
+        throw SchemaError("column '" + col.name + "' row " + std::to_string(row) +
+                          ": value of type " + v->type().arrow_name() +
+                          " does not fit the column type " + col.type.arrow_name());
     }
 }
 
 // Fills rows [start, start + n) of `columns` into `chunk` (n <= the vector size).
-void fill_chunk(duckdb_data_chunk chunk, const std::vector<TableColumn>& columns, size_t start, idx_t n) {
+void fill_chunk(duckdb_data_chunk chunk, const std::vector<TableColumn>& columns, size_t start,
+                idx_t n) {
     for (size_t c = 0; c < columns.size(); ++c) {
         const TableColumn& col = columns[c];
         duckdb_vector vec = duckdb_data_chunk_get_vector(chunk, c);
         switch (col.kind) {
             case TableColumn::Kind::Int64:
-                std::memcpy(duckdb_vector_get_data(vec), col.ints.data() + start, n * sizeof(int64_t));
+                std::memcpy(duckdb_vector_get_data(vec), col.ints.data() + start,
+                            n * sizeof(int64_t));
                 break;
             case TableColumn::Kind::Strings:
                 for (idx_t r = 0; r < n; ++r) {
@@ -252,17 +272,20 @@ void stream_function(duckdb_function_info info, duckdb_data_chunk output) {
 void DuckSession::create_table(const std::string& table, const std::vector<TableColumn>& columns) {
     std::string ddl = "CREATE OR REPLACE TEMP TABLE " + quote_identifier(table) + " (";
     for (size_t i = 0; i < columns.size(); ++i) {
-        ddl += (i ? ", " : "") + quote_identifier(columns[i].name) + " " + columns[i].type.sql_name();
+        ddl +=
+            (i ? ", " : "") + quote_identifier(columns[i].name) + " " + columns[i].type.sql_name();
     }
     exec(ddl + ")");
     size_t rows = columns.empty() ? 0 : columns[0].rows();
     for (const auto& c : columns) {
-        if (c.rows() != rows) throw SchemaError("column '" + c.name + "' has a different row count");
+        if (c.rows() != rows)
+            throw SchemaError("column '" + c.name + "' has a different row count");
     }
     if (rows == 0) return;
 
     duckdb_appender appender = nullptr;
-    if (duckdb_appender_create_ext(impl_->con, "temp", "main", table.c_str(), &appender) != DuckDBSuccess) {
+    if (duckdb_appender_create_ext(impl_->con, "temp", "main", table.c_str(), &appender) !=
+        DuckDBSuccess) {
         std::string msg = duckdb_appender_error(appender);
         duckdb_appender_destroy(&appender);
         throw QueryError("cannot append to table " + table + ": " + msg);
@@ -282,11 +305,13 @@ void DuckSession::create_table(const std::string& table, const std::vector<Table
             idx_t n = std::min<size_t>(chunk_rows, rows - start);
             fill_chunk(chunk, columns, start, n);
             if (duckdb_append_data_chunk(appender, chunk) != DuckDBSuccess) {
-                throw QueryError(std::string("appending to ") + table + ": " + duckdb_appender_error(appender));
+                throw QueryError(std::string("appending to ") + table + ": " +
+                                 duckdb_appender_error(appender));
             }
         }
         if (duckdb_appender_close(appender) != DuckDBSuccess) {
-            throw QueryError(std::string("appending to ") + table + ": " + duckdb_appender_error(appender));
+            throw QueryError(std::string("appending to ") + table + ": " +
+                             duckdb_appender_error(appender));
         }
     } catch (...) {
         cleanup();
@@ -299,7 +324,8 @@ void DuckSession::write_parquet(const std::vector<TableColumn>& columns, const s
                                 const ParquetOptions& options) {
     size_t rows = columns.empty() ? 0 : columns[0].rows();
     for (const auto& c : columns) {
-        if (c.rows() != rows) throw SchemaError("column '" + c.name + "' has a different row count");
+        if (c.rows() != rows)
+            throw SchemaError("column '" + c.name + "' has a different row count");
     }
     if (!impl_->stream_registered) {
         duckdb_table_function f = duckdb_create_table_function();
@@ -317,8 +343,9 @@ void DuckSession::write_parquet(const std::vector<TableColumn>& columns, const s
     impl_->stream_columns = &columns;
     try {
         exec("COPY (SELECT * FROM taco_stream()) TO " + quote_literal(path) +
-             " (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL " + std::to_string(options.compression_level) +
-             ", ROW_GROUP_SIZE " + std::to_string(options.row_group_size) + ", USE_TMP_FILE false)");
+             " (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL " +
+             std::to_string(options.compression_level) + ", ROW_GROUP_SIZE " +
+             std::to_string(options.row_group_size) + ", USE_TMP_FILE false)");
     } catch (...) {
         impl_->stream_columns = nullptr;
         throw;

@@ -22,7 +22,7 @@ std::string quote_literal(std::string_view text);
 struct TableColumn {
     enum class Kind { Values, Int64, Strings };
     std::string name;
-    DataType type;       // the SQL type written (for Int64: int64, for Strings: string)
+    DataType type;  // the SQL type written (for Int64: int64, for Strings: string)
     Kind kind = Kind::Values;
     std::vector<const Value*> values;       // Kind::Values (nullptr = null)
     std::vector<int64_t> ints;              // Kind::Int64
@@ -41,7 +41,7 @@ struct ParquetOptions {
 };
 
 class DuckSession {
-public:
+  public:
     /// An in-memory database with `threads` worker threads (0 = DuckDB's default).
     explicit DuckSession(int threads = 0);
     ~DuckSession();
@@ -65,7 +65,7 @@ public:
 
     struct Impl;  // public so the table-function callbacks in the .cpp can reach it
 
-private:
+  private:
     std::unique_ptr<Impl> impl_;
 };
 

@@ -43,7 +43,8 @@ const std::string& column_description(const std::string& name) {
          "Current sample position at this level (0-indexed). Enables O(1) random access and "
          "relational JOINs (ZIP, FOLDER, TACOCAT)."},
         {"internal:parent_id",
-         "Foreign key referencing parent sample position in previous level (ZIP, FOLDER, TACOCAT)."},
+         "Foreign key referencing parent sample position in previous level (ZIP, FOLDER, "
+         "TACOCAT)."},
         {"internal:offset",
          "Byte offset in container file where sample data begins. Used for GDAL /vsisubfile/ paths "
          "(ZIP, TACOCAT)."},

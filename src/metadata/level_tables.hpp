@@ -12,8 +12,8 @@ namespace taco::metadata {
 
 struct LevelRow {
     const Sample* sample;
-    int64_t parent;        // row of the parent in the previous level (own row at level 0)
-    int64_t child_begin;   // FOLDER: first child's row in the next level; -1 for FILEs
+    int64_t parent;             // row of the parent in the previous level (own row at level 0)
+    int64_t child_begin;        // FOLDER: first child's row in the next level; -1 for FILEs
     std::string relative_path;  // level >= 1: "parent/id", FOLDERs end with "/"; empty at level 0
 };
 

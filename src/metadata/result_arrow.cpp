@@ -21,7 +21,9 @@ struct StreamState {
     }
 };
 
-StreamState* state(ArrowArrayStream* s) { return static_cast<StreamState*>(s->private_data); }
+StreamState* state(ArrowArrayStream* s) {
+    return static_cast<StreamState*>(s->private_data);
+}
 
 int fail(StreamState* st, duckdb_error_data err) {
     st->last_error = duckdb_error_data_message(err);
@@ -72,10 +74,12 @@ void release(ArrowArrayStream* s) {
 
 }  // namespace
 
-void export_arrow_stream(std::shared_ptr<const ResultTable> table, DuckSession& db, ArrowArrayStream* out) {
+void export_arrow_stream(std::shared_ptr<const ResultTable> table, DuckSession& db,
+                         ArrowArrayStream* out) {
     auto* st = new StreamState();
     st->table = std::move(table);
-    duckdb_connection_get_arrow_options(static_cast<duckdb_connection>(db.raw_connection()), &st->options);
+    duckdb_connection_get_arrow_options(static_cast<duckdb_connection>(db.raw_connection()),
+                                        &st->options);
     out->get_schema = get_schema;
     out->get_next = get_next;
     out->get_last_error = get_last_error;

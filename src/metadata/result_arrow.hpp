@@ -12,6 +12,7 @@ namespace taco::metadata {
 
 /// Fills `out` with a stream over `table`'s rows; the stream keeps `table` alive until released.
 /// `db` supplies DuckDB's Arrow conversion settings (read once, here).
-void export_arrow_stream(std::shared_ptr<const ResultTable> table, DuckSession& db, ArrowArrayStream* out);
+void export_arrow_stream(std::shared_ptr<const ResultTable> table, DuckSession& db,
+                         ArrowArrayStream* out);
 
 }  // namespace taco::metadata

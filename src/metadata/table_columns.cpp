@@ -3,7 +3,8 @@
 namespace taco::metadata {
 namespace {
 
-void add_core_and_extensions(std::vector<TableColumn>& cols, const LevelTable& level, int64_t begin, size_t count) {
+void add_core_and_extensions(std::vector<TableColumn>& cols, const LevelTable& level, int64_t begin,
+                             size_t count) {
     std::vector<std::string_view> ids(count), types(count);
     for (size_t i = 0; i < count; ++i) {
         const Sample* s = level.rows[begin + i].sample;
@@ -21,11 +22,14 @@ void add_core_and_extensions(std::vector<TableColumn>& cols, const LevelTable& l
     }
 }
 
-void add_placement(std::vector<TableColumn>& cols, const Placement& p, int64_t begin, size_t count) {
+void add_placement(std::vector<TableColumn>& cols, const Placement& p, int64_t begin,
+                   size_t count) {
     cols.push_back(TableColumn::of_int64(
-        "internal:offset", std::vector<int64_t>(p.offset.begin() + begin, p.offset.begin() + begin + count)));
+        "internal:offset",
+        std::vector<int64_t>(p.offset.begin() + begin, p.offset.begin() + begin + count)));
     cols.push_back(TableColumn::of_int64(
-        "internal:size", std::vector<int64_t>(p.size.begin() + begin, p.size.begin() + begin + count)));
+        "internal:size",
+        std::vector<int64_t>(p.size.begin() + begin, p.size.begin() + begin + count)));
 }
 
 }  // namespace

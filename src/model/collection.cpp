@@ -21,7 +21,8 @@ namespace {
 }
 
 size_t utf8_length(const std::string& s) {
-    return static_cast<size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+    return static_cast<size_t>(
+        std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
 }
 
 // Python: id.islower() and id.replace("_","").replace("-","").isalnum(). Non-ASCII letters count
@@ -29,11 +30,13 @@ size_t utf8_length(const std::string& s) {
 void validate_collection_id(const std::string& id) {
     bool has_lower = false;
     for (unsigned char c : id) {
-        if (c >= 'A' && c <= 'Z') bad("id", "'" + id + "' has uppercase letters; expected lowercase");
+        if (c >= 'A' && c <= 'Z')
+            bad("id", "'" + id + "' has uppercase letters; expected lowercase");
         if (c >= 'a' && c <= 'z') has_lower = true;
         bool ok = std::isalnum(c) || c == '_' || c == '-' || c >= 0x80;
-        if (!ok) bad("id", "'" + id + "' has '" + std::string(1, static_cast<char>(c)) +
-                               "'; expected lowercase letters, digits, '_' and '-'");
+        if (!ok)
+            bad("id", "'" + id + "' has '" + std::string(1, static_cast<char>(c)) +
+                          "'; expected lowercase letters, digits, '_' and '-'");
     }
     if (!has_lower) bad("id", "'" + id + "' needs at least one lowercase letter");
 }
@@ -41,7 +44,8 @@ void validate_collection_id(const std::string& id) {
 void validate_contact(const Contact& c, const std::string& where, bool curator) {
     bool classic = c.organization || c.email || c.role;
     if (classic && c.uses_provider_shape()) {
-        bad(where, "mixes the {name, organization, email, role} and {name, roles, url, links} shapes");
+        bad(where,
+            "mixes the {name, organization, email, role} and {name, roles, url, links} shapes");
     }
     auto empty = [](const std::optional<std::string>& s) { return !s || s->empty(); };
     if (curator || classic) {
@@ -64,30 +68,57 @@ void validate_extent(const Extent& e) {
     if (s[0] < -180 || s[0] > 180 || s[2] < -180 || s[2] > 180) {
         bad("extent", "longitudes must lie in [-180, 180]");
     }
-    if (s[1] < -90 || s[1] > 90 || s[3] < -90 || s[3] > 90) bad("extent", "latitudes must lie in [-90, 90]");
+    if (s[1] < -90 || s[1] > 90 || s[3] < -90 || s[3] > 90)
+        bad("extent", "latitudes must lie in [-90, 90]");
     if (s[1] > s[3]) bad("extent", "south (" + std::to_string(s[1]) + ") is greater than north");
     if (e.temporal) {
         auto start = model::parse_iso_utc((*e.temporal)[0]);
         auto end = model::parse_iso_utc((*e.temporal)[1]);
-        if (!start) bad("extent", "temporal start '" + (*e.temporal)[0] + "' is not an ISO-8601 date");
+        if (!start)
+            bad("extent", "temporal start '" + (*e.temporal)[0] + "' is not an ISO-8601 date");
         if (!end) bad("extent", "temporal end '" + (*e.temporal)[1] + "' is not an ISO-8601 date");
         if (*start > *end) bad("extent", "temporal start is after its end");
     }
 }
 
-const std::vector<std::string> kCoreKeys = {
-    "id", "dataset_version", "description", "licenses", "providers", "tasks", "taco_version", "title",
-    "curators", "keywords", "extent", "taco:pit_schema", "taco:field_schema"};
+const std::vector<std::string> kCoreKeys = {"id",
+                                            "dataset_version",
+                                            "description",
+                                            "licenses",
+                                            "providers",
+                                            "tasks",
+                                            "taco_version",
+                                            "title",
+                                            "curators",
+                                            "keywords",
+                                            "extent",
+                                            "taco:pit_schema",
+                                            "taco:field_schema"};
 
 }  // namespace
 
 const std::vector<std::string>& known_tasks() {
-    static const std::vector<std::string> tasks = {
-        "regression", "classification", "scene-classification", "detection", "object-detection",
-        "segmentation", "semantic-segmentation", "instance-segmentation", "panoptic-segmentation",
-        "similarity-search", "generative", "image-captioning", "super-resolution", "denoising",
-        "inpainting", "colorization", "style-transfer", "deblurring", "dehazing", "foundation-model",
-        "other"};
+    static const std::vector<std::string> tasks = {"regression",
+                                                   "classification",
+                                                   "scene-classification",
+                                                   "detection",
+                                                   "object-detection",
+                                                   "segmentation",
+                                                   "semantic-segmentation",
+                                                   "instance-segmentation",
+                                                   "panoptic-segmentation",
+                                                   "similarity-search",
+                                                   "generative",
+                                                   "image-captioning",
+                                                   "super-resolution",
+                                                   "denoising",
+                                                   "inpainting",
+                                                   "colorization",
+                                                   "style-transfer",
+                                                   "deblurring",
+                                                   "dehazing",
+                                                   "foundation-model",
+                                                   "other"};
     return tasks;
 }
 
@@ -103,7 +134,8 @@ void validate_text(const CollectionInfo& info) {
     };
     auto check_contacts = [&](const std::string& field, const std::vector<Contact>& list) {
         for (const auto& c : list) {
-            for (const auto* s : {&c.name, &c.organization, &c.email, &c.role, &c.url}) check_opt(field, *s);
+            for (const auto* s : {&c.name, &c.organization, &c.email, &c.role, &c.url})
+                check_opt(field, *s);
             if (c.roles)
                 for (const auto& r : *c.roles) check(field, r);
             if (c.links)
@@ -142,7 +174,8 @@ void validate_collection(const CollectionInfo& info) {
         }
     }
     if (info.title && utf8_length(*info.title) > 250) {
-        bad("title", "has " + std::to_string(utf8_length(*info.title)) + " characters; at most 250 allowed");
+        bad("title",
+            "has " + std::to_string(utf8_length(*info.title)) + " characters; at most 250 allowed");
     }
     for (size_t i = 0; i < info.providers.size(); ++i) {
         validate_contact(info.providers[i], "providers[" + std::to_string(i) + "]", false);
@@ -158,7 +191,8 @@ void validate_collection(const CollectionInfo& info) {
         if (std::find(kCoreKeys.begin(), kCoreKeys.end(), key) != kCoreKeys.end()) {
             bad(key, "is a core COLLECTION key and cannot be set as an extension");
         }
-        if (!nlohmann::json::accept(json_text)) bad(key, "extension value is not valid JSON: " + json_text);
+        if (!nlohmann::json::accept(json_text))
+            bad(key, "extension value is not valid JSON: " + json_text);
     }
 }
 

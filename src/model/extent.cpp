@@ -35,7 +35,7 @@ bool has_column(const std::vector<ColumnType>& schema, const std::string& name, 
 std::pair<double, double> longitude_interval(std::vector<double> lons) {
     std::sort(lons.begin(), lons.end());
     double widest = (lons.front() + 360.0) - lons.back();  // the gap across the antimeridian
-    size_t cut = 0;                                       // 0 = normal [min, max]
+    size_t cut = 0;                                        // 0 = normal [min, max]
     for (size_t i = 1; i < lons.size(); ++i) {
         double gap = lons[i] - lons[i - 1];
         if (gap > widest) {
@@ -81,7 +81,8 @@ Extent compute_extent(const Tortilla& root) {
         for (const char* suffix : {"time_middle", "time_start", "time_end"}) {
             std::string col = prefix + suffix;
             if (!has_column(schemas[level], col, TypeId::Timestamp)) continue;
-            int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
+            int64_t lo = std::numeric_limits<int64_t>::max(),
+                    hi = std::numeric_limits<int64_t>::min();
             for (const Sample* s : samples) {
                 const Value* v = s->get(col);
                 if (!v || v->is_null()) continue;
@@ -89,7 +90,8 @@ Extent compute_extent(const Tortilla& root) {
                 hi = std::max(hi, v->as_int());
             }
             if (lo <= hi) {
-                extent.temporal = std::array<std::string, 2>{format_iso_utc(lo), format_iso_utc(hi)};
+                extent.temporal =
+                    std::array<std::string, 2>{format_iso_utc(lo), format_iso_utc(hi)};
                 break;
             }
         }

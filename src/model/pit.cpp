@@ -15,7 +15,7 @@ struct ShapeNode {
     bool defined = false;
     std::string id;
     SampleType type = SampleType::File;
-    std::string owner_path;  // full path of the sample that defined this position, for messages
+    std::string owner_path;    // full path of the sample that defined this position, for messages
     std::string padding_path;  // first padding sample at this position (padding = FILE only)
     std::optional<size_t> child_count;
     std::string child_count_owner;
@@ -53,8 +53,9 @@ void merge_children(const Sample& folder, const std::string& path, size_t depth,
         if (kid.is_padding()) {
             if (node.defined && node.type == SampleType::Folder) {
                 pit1(root_id, depth + 1,
-                     "position " + std::to_string(i) + " under '" + path + "' is padding '" + kid.id() +
-                         "', but '" + node.owner_path + "' is a FOLDER there (padding only stands in "
+                     "position " + std::to_string(i) + " under '" + path + "' is padding '" +
+                         kid.id() + "', but '" + node.owner_path +
+                         "' is a FOLDER there (padding only stands in "
                          "for FILEs)");
             }
             if (node.padding_path.empty()) node.padding_path = kid_path;
@@ -74,16 +75,17 @@ void merge_children(const Sample& folder, const std::string& path, size_t depth,
         } else if (node.id != kid.id() || node.type != kid.type()) {
             pit1(root_id, depth + 1,
                  "position " + std::to_string(i) + " under '" + path + "' holds " +
-                     to_string(kid.type()) + " '" + kid.id() + "', expected " + to_string(node.type) +
-                     " '" + node.id + "' as in '" + node.owner_path + "'");
+                     to_string(kid.type()) + " '" + kid.id() + "', expected " +
+                     to_string(node.type) + " '" + node.id + "' as in '" + node.owner_path + "'");
         }
         if (kid.is_folder()) merge_children(kid, kid_path, depth + 1, root_id, node);
     }
 }
 
 // Unifies the schema of one tortilla into the level schema (PIT-2).
-void merge_level_schema(std::map<std::string, DataType>& level, std::map<std::string, std::string>& owner,
-                        bool& first, const Tortilla& t, const std::string& folder_path, size_t depth) {
+void merge_level_schema(std::map<std::string, DataType>& level,
+                        std::map<std::string, std::string>& owner, bool& first, const Tortilla& t,
+                        const std::string& folder_path, size_t depth) {
     auto fail = [&](const std::string& detail) {
         throw PitError("PIT-2 violation at level " + std::to_string(depth) + ": the children of '" +
                        folder_path + "' " + detail +
@@ -99,7 +101,8 @@ void merge_level_schema(std::map<std::string, DataType>& level, std::map<std::st
     }
     for (const auto& c : t.schema()) {
         auto it = level.find(c.name);
-        if (it == level.end()) fail("have column '" + c.name + "', which the other folders of this level do not have");
+        if (it == level.end())
+            fail("have column '" + c.name + "', which the other folders of this level do not have");
         DataType merged;
         if (!DataType::unify(it->second, c.type, merged)) {
             fail("have column '" + c.name + "' of type " + c.type.arrow_name() + ", expected " +
@@ -120,7 +123,10 @@ void merge_level_schema(std::map<std::string, DataType>& level, std::map<std::st
 // the root.
 template <typename Fn>
 void for_each_child_tortilla(const Tortilla& root, Fn&& fn) {
-    struct Item { const Tortilla* t; std::string path; };
+    struct Item {
+        const Tortilla* t;
+        std::string path;
+    };
     std::vector<Item> current{{&root, ""}};
     for (size_t depth = 1; !current.empty(); ++depth) {
         std::vector<Item> next;

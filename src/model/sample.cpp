@@ -14,7 +14,9 @@
 
 namespace taco {
 
-const char* to_string(SampleType type) { return type == SampleType::File ? "FILE" : "FOLDER"; }
+const char* to_string(SampleType type) {
+    return type == SampleType::File ? "FILE" : "FOLDER";
+}
 
 namespace {
 
@@ -40,7 +42,8 @@ void validate_sample_id(const std::string& id) {
         throw SchemaError("invalid sample id '" + shown + "': " + why);
     };
     if (id.empty()) bad("it is empty (an id names a file inside the container)");
-    if (!model::is_valid_utf8(id)) bad("it is not valid UTF-8 (rename the file or give a UTF-8 id)");
+    if (!model::is_valid_utf8(id))
+        bad("it is not valid UTF-8 (rename the file or give a UTF-8 id)");
     if (id == "." || id == "..") bad("'.' and '..' are not allowed as ids");
     for (char c : id) {
         if (c == '/' || c == '\\') bad("it contains a slash ('/' and '\\' are not allowed)");
@@ -68,7 +71,8 @@ void validate_extension_key(const std::string& key) {
     std::string_view tail = std::string_view(key).substr(colon + 1);
     if (tail.empty()) bad("expected a name after the ':'");
     for (unsigned char c : tail)
-        if (!(ascii_word(c) || c >= 0x80)) bad("expected only letters, digits, '_' and at most one ':'");
+        if (!(ascii_word(c) || c >= 0x80))
+            bad("expected only letters, digits, '_' and at most one ':'");
 }
 
 Sample Sample::file(std::string id, const std::filesystem::path& path) {
@@ -138,7 +142,8 @@ Sample& Sample::set(std::string key, Value value) {
     }
     // Samples carry a handful of fields and there can be millions of samples: grow by two
     // instead of doubling, so five fields take six slots rather than eight.
-    if (fields_.size() == fields_.capacity() && fields_.size() < 16) fields_.reserve(fields_.size() + 2);
+    if (fields_.size() == fields_.capacity() && fields_.size() < 16)
+        fields_.reserve(fields_.size() + 2);
     fields_.push_back({std::move(key), std::move(value)});
     return *this;
 }
@@ -152,8 +157,10 @@ Value Sample::pop(const std::string& key) {
     if (key == "id" || key == "type" || key == "path") {
         throw SchemaError("cannot remove core field '" + key + "' from sample '" + id_ + "'");
     }
-    auto it = std::find_if(fields_.begin(), fields_.end(), [&](const Field& f) { return f.name == key; });
-    if (it == fields_.end()) throw std::out_of_range("sample '" + id_ + "' has no field '" + key + "'");
+    auto it =
+        std::find_if(fields_.begin(), fields_.end(), [&](const Field& f) { return f.name == key; });
+    if (it == fields_.end())
+        throw std::out_of_range("sample '" + id_ + "' has no field '" + key + "'");
     Value v = std::move(it->value);
     fields_.erase(it);
     return v;

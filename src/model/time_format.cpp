@@ -33,8 +33,8 @@ constexpr int64_t kMicrosPerDay = 86400LL * 1000000LL;
 
 }  // namespace
 
-int64_t micros_from_civil(int64_t year, unsigned month, unsigned day, int64_t hour, int64_t minute, int64_t second,
-                          int64_t microsecond) {
+int64_t micros_from_civil(int64_t year, unsigned month, unsigned day, int64_t hour, int64_t minute,
+                          int64_t second, int64_t microsecond) {
     int64_t days = days_from_civil(year, month, day);
     return ((days * 24 + hour) * 60 + minute) * 60 * 1000000 + second * 1000000 + microsecond;
 }
@@ -51,9 +51,10 @@ std::string format_iso_utc(int64_t micros) {
     civil_from_days(days, y, m, d);
     int64_t secs = rem / 1000000, frac = rem % 1000000;
     char buf[64];
-    int n = std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02lld:%02lld:%02lld", static_cast<long long>(y),
-                          m, d, static_cast<long long>(secs / 3600), static_cast<long long>(secs / 60 % 60),
-                          static_cast<long long>(secs % 60));
+    int n =
+        std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02lld:%02lld:%02lld",
+                      static_cast<long long>(y), m, d, static_cast<long long>(secs / 3600),
+                      static_cast<long long>(secs / 60 % 60), static_cast<long long>(secs % 60));
     if (frac) n += std::snprintf(buf + n, sizeof buf - n, ".%06lld", static_cast<long long>(frac));
     std::snprintf(buf + n, sizeof buf - n, "Z");
     return buf;
@@ -79,7 +80,8 @@ std::optional<int64_t> parse_iso_utc(const std::string& s) {
         return false;
     };
     int64_t y, mo, d, h = 0, mi = 0, sec = 0, frac = 0;
-    if (!digits(4, y) || !expect('-') || !digits(2, mo) || !expect('-') || !digits(2, d)) return std::nullopt;
+    if (!digits(4, y) || !expect('-') || !digits(2, mo) || !expect('-') || !digits(2, d))
+        return std::nullopt;
     if (mo < 1 || mo > 12 || d < 1 || d > 31) return std::nullopt;
     static constexpr int64_t kMonthDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;

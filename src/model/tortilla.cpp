@@ -48,8 +48,9 @@ std::vector<ColumnType> strict_schema(const std::vector<Sample>& samples) {
                                   "' has it; use strict_schema=false to fill it with nulls)");
             }
             if (c >= schema.size() || fields[c].name != schema[c].name) {
-                bool known = std::any_of(schema.begin(), schema.end(),
-                                         [&](const ColumnType& t) { return t.name == fields[c].name; });
+                bool known = std::any_of(schema.begin(), schema.end(), [&](const ColumnType& t) {
+                    return t.name == fields[c].name;
+                });
                 throw SchemaError(
                     "Tortilla schema mismatch: " + describe(samples[i], i) + " has column '" +
                     fields[c].name + "' at position " + std::to_string(c) +
@@ -84,8 +85,9 @@ std::vector<ColumnType> aligned_schema(const std::vector<Sample>& samples) {
             DataType merged;
             if (!DataType::unify(it->second, f.value.type(), merged)) {
                 throw SchemaError("Tortilla schema mismatch: " + describe(samples[i], i) +
-                                  " column '" + f.name + "' has type " + f.value.type().arrow_name() +
-                                  ", expected " + it->second.arrow_name() + " as in sample '" +
+                                  " column '" + f.name + "' has type " +
+                                  f.value.type().arrow_name() + ", expected " +
+                                  it->second.arrow_name() + " as in sample '" +
                                   samples[first_owner[f.name]].id() + "'");
             }
             it->second = std::move(merged);
@@ -98,7 +100,8 @@ std::vector<ColumnType> aligned_schema(const std::vector<Sample>& samples) {
 
 }  // namespace
 
-Tortilla::Tortilla(std::vector<Sample> samples, TortillaOptions options) : samples_(std::move(samples)) {
+Tortilla::Tortilla(std::vector<Sample> samples, TortillaOptions options)
+    : samples_(std::move(samples)) {
     if (samples_.empty()) throw SchemaError("Tortilla must contain at least one sample");
     check_unique_ids(samples_);
     if (options.strict_schema) {

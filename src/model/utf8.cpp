@@ -29,7 +29,8 @@ bool is_valid_utf8(std::string_view s) {
             cp = (cp << 6) | (cc & 0x3F);
         }
         static constexpr uint32_t kMinForLength[] = {0, 0, 0x80, 0x800, 0x10000};
-        if (cp < kMinForLength[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+        if (cp < kMinForLength[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return false;
         i += len;
     }
     return true;

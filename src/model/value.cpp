@@ -22,9 +22,9 @@ namespace {
 // Scalar types are static nodes; list types are created once per element type and never freed,
 // so a DataType is a stable pointer and equality is pointer equality.
 const detail::TypeNode kScalarNodes[] = {
-    {TypeId::Null, nullptr},    {TypeId::Bool, nullptr},    {TypeId::Int32, nullptr},
-    {TypeId::Int64, nullptr},   {TypeId::Float32, nullptr}, {TypeId::Float64, nullptr},
-    {TypeId::String, nullptr},  {TypeId::Binary, nullptr},  {TypeId::Timestamp, nullptr},
+    {TypeId::Null, nullptr},   {TypeId::Bool, nullptr},    {TypeId::Int32, nullptr},
+    {TypeId::Int64, nullptr},  {TypeId::Float32, nullptr}, {TypeId::Float64, nullptr},
+    {TypeId::String, nullptr}, {TypeId::Binary, nullptr},  {TypeId::Timestamp, nullptr},
 };
 
 const detail::TypeNode* list_node(const detail::TypeNode* element) {
@@ -40,11 +40,17 @@ const detail::TypeNode* list_node(const detail::TypeNode* element) {
 
 DataType::DataType() : node_(&kScalarNodes[0]) {}
 
-DataType DataType::of(TypeId id) { return DataType(&kScalarNodes[static_cast<size_t>(id)]); }
+DataType DataType::of(TypeId id) {
+    return DataType(&kScalarNodes[static_cast<size_t>(id)]);
+}
 
-DataType DataType::list(DataType element) { return DataType(list_node(element.node_)); }
+DataType DataType::list(DataType element) {
+    return DataType(list_node(element.node_));
+}
 
-TypeId DataType::id() const { return node_->id; }
+TypeId DataType::id() const {
+    return node_->id;
+}
 
 DataType DataType::element() const {
     return node_->element ? DataType(node_->element) : DataType();
@@ -57,10 +63,19 @@ bool DataType::is_complete() const {
 }
 
 bool DataType::unify(const DataType& a, const DataType& b, DataType& out) {
-    if (a.is_null()) { out = b; return true; }
-    if (b.is_null()) { out = a; return true; }
+    if (a.is_null()) {
+        out = b;
+        return true;
+    }
+    if (b.is_null()) {
+        out = a;
+        return true;
+    }
     if (a.id() != b.id()) return false;
-    if (a.id() != TypeId::List) { out = a; return true; }
+    if (a.id() != TypeId::List) {
+        out = a;
+        return true;
+    }
     DataType elem;
     if (!unify(a.element(), b.element(), elem)) return false;
     out = list(std::move(elem));
@@ -69,16 +84,26 @@ bool DataType::unify(const DataType& a, const DataType& b, DataType& out) {
 
 std::string DataType::arrow_name() const {
     switch (id()) {
-        case TypeId::Null: return "null";
-        case TypeId::Bool: return "bool";
-        case TypeId::Int32: return "int32";
-        case TypeId::Int64: return "int64";
-        case TypeId::Float32: return "float";
-        case TypeId::Float64: return "double";
-        case TypeId::String: return "string";
-        case TypeId::Binary: return "binary";
-        case TypeId::Timestamp: return "timestamp[us]";
-        case TypeId::List: return "list<item: " + element().arrow_name() + ">";
+        case TypeId::Null:
+            return "null";
+        case TypeId::Bool:
+            return "bool";
+        case TypeId::Int32:
+            return "int32";
+        case TypeId::Int64:
+            return "int64";
+        case TypeId::Float32:
+            return "float";
+        case TypeId::Float64:
+            return "double";
+        case TypeId::String:
+            return "string";
+        case TypeId::Binary:
+            return "binary";
+        case TypeId::Timestamp:
+            return "timestamp[us]";
+        case TypeId::List:
+            return "list<item: " + element().arrow_name() + ">";
     }
     return "null";
 }
@@ -86,21 +111,33 @@ std::string DataType::arrow_name() const {
 std::string DataType::sql_name() const {
     switch (id()) {
         // An all-null column has no type; it is stored as text (see docs/FORMAT-DECISIONS.md).
-        case TypeId::Null: return "VARCHAR";
-        case TypeId::Bool: return "BOOLEAN";
-        case TypeId::Int32: return "INTEGER";
-        case TypeId::Int64: return "BIGINT";
-        case TypeId::Float32: return "FLOAT";
-        case TypeId::Float64: return "DOUBLE";
-        case TypeId::String: return "VARCHAR";
-        case TypeId::Binary: return "BLOB";
-        case TypeId::Timestamp: return "TIMESTAMP";
-        case TypeId::List: return element().sql_name() + "[]";
+        case TypeId::Null:
+            return "VARCHAR";
+        case TypeId::Bool:
+            return "BOOLEAN";
+        case TypeId::Int32:
+            return "INTEGER";
+        case TypeId::Int64:
+            return "BIGINT";
+        case TypeId::Float32:
+            return "FLOAT";
+        case TypeId::Float64:
+            return "DOUBLE";
+        case TypeId::String:
+            return "VARCHAR";
+        case TypeId::Binary:
+            return "BLOB";
+        case TypeId::Timestamp:
+            return "TIMESTAMP";
+        case TypeId::List:
+            return element().sql_name() + "[]";
     }
     return "VARCHAR";
 }
 
-Value::Value(const Value& other) : type_(other.type_), null_(other.null_) { copy_from(other); }
+Value::Value(const Value& other) : type_(other.type_), null_(other.null_) {
+    copy_from(other);
+}
 
 Value::Value(Value&& other) noexcept : type_(other.type_), null_(other.null_), u_(other.u_) {
     other.null_ = true;
@@ -133,7 +170,9 @@ bool Value::holds_text() const {
     return !null_ && (type_.id() == TypeId::String || type_.id() == TypeId::Binary);
 }
 
-bool Value::holds_list() const { return !null_ && type_.id() == TypeId::List; }
+bool Value::holds_list() const {
+    return !null_ && type_.id() == TypeId::List;
+}
 
 void Value::release() {
     if (holds_text()) delete u_.s;
@@ -142,9 +181,12 @@ void Value::release() {
 }
 
 void Value::copy_from(const Value& other) {
-    if (other.holds_text()) u_.s = new std::string(*other.u_.s);
-    else if (other.holds_list()) u_.l = new List(*other.u_.l);
-    else u_ = other.u_;
+    if (other.holds_text())
+        u_.s = new std::string(*other.u_.s);
+    else if (other.holds_list())
+        u_.l = new List(*other.u_.l);
+    else
+        u_ = other.u_;
 }
 
 Value Value::null(DataType type) {
@@ -171,7 +213,9 @@ Value Value::timestamp(int64_t micros) {
     return v;
 }
 
-Value Value::list(List items) { return list(DataType::null(), std::move(items)); }
+Value Value::list(List items) {
+    return list(DataType::null(), std::move(items));
+}
 
 Value Value::list(DataType element, List items) {
     DataType elem = element;
@@ -193,8 +237,8 @@ Value Value::list(DataType element, List items) {
 
 namespace {
 [[noreturn]] void wrong_type(const Value& v, const char* wanted) {
-    throw SchemaError(std::string(v.is_null() ? "null value" : "value") + " of type " + v.type().arrow_name() +
-                      " read as " + wanted);
+    throw SchemaError(std::string(v.is_null() ? "null value" : "value") + " of type " +
+                      v.type().arrow_name() + " read as " + wanted);
 }
 }  // namespace
 
@@ -205,13 +249,15 @@ bool Value::as_bool() const {
 
 int64_t Value::as_int() const {
     TypeId t = type_.id();
-    if (null_ || (t != TypeId::Int32 && t != TypeId::Int64 && t != TypeId::Timestamp)) wrong_type(*this, "integer");
+    if (null_ || (t != TypeId::Int32 && t != TypeId::Int64 && t != TypeId::Timestamp))
+        wrong_type(*this, "integer");
     return u_.i;
 }
 
 double Value::as_double() const {
     TypeId t = type_.id();
-    if (null_ || (t != TypeId::Float32 && t != TypeId::Float64)) wrong_type(*this, "floating point");
+    if (null_ || (t != TypeId::Float32 && t != TypeId::Float64))
+        wrong_type(*this, "floating point");
     return u_.d;
 }
 
@@ -228,18 +274,23 @@ const Value::List& Value::as_list() const {
 std::string Value::to_display() const {
     if (is_null()) return "null";
     switch (type_.id()) {
-        case TypeId::Bool: return as_bool() ? "true" : "false";
+        case TypeId::Bool:
+            return as_bool() ? "true" : "false";
         case TypeId::Int32:
-        case TypeId::Int64: return std::to_string(as_int());
-        case TypeId::Timestamp: return "timestamp(" + std::to_string(as_int()) + "us)";
+        case TypeId::Int64:
+            return std::to_string(as_int());
+        case TypeId::Timestamp:
+            return "timestamp(" + std::to_string(as_int()) + "us)";
         case TypeId::Float32:
         case TypeId::Float64: {
             char buf[32];
             std::snprintf(buf, sizeof buf, "%.17g", as_double());
             return buf;
         }
-        case TypeId::String: return "'" + as_string() + "'";
-        case TypeId::Binary: return "<" + std::to_string(as_string().size()) + " bytes>";
+        case TypeId::String:
+            return "'" + as_string() + "'";
+        case TypeId::Binary:
+            return "<" + std::to_string(as_string().size()) + " bytes>";
         case TypeId::List: {
             std::string out = "[";
             for (size_t i = 0; i < as_list().size(); ++i) {
@@ -248,7 +299,8 @@ std::string Value::to_display() const {
             }
             return out + "]";
         }
-        case TypeId::Null: break;
+        case TypeId::Null:
+            break;
     }
     return "null";
 }
@@ -257,13 +309,18 @@ bool operator==(const Value& a, const Value& b) {
     if (a.type_ != b.type_ || a.null_ != b.null_) return false;
     if (a.null_) return true;
     switch (a.type_.id()) {
-        case TypeId::Bool: return a.u_.b == b.u_.b;
+        case TypeId::Bool:
+            return a.u_.b == b.u_.b;
         case TypeId::Float32:
-        case TypeId::Float64: return a.u_.d == b.u_.d;
+        case TypeId::Float64:
+            return a.u_.d == b.u_.d;
         case TypeId::String:
-        case TypeId::Binary: return *a.u_.s == *b.u_.s;
-        case TypeId::List: return *a.u_.l == *b.u_.l;
-        default: return a.u_.i == b.u_.i;
+        case TypeId::Binary:
+            return *a.u_.s == *b.u_.s;
+        case TypeId::List:
+            return *a.u_.l == *b.u_.l;
+        default:
+            return a.u_.i == b.u_.i;
     }
 }
 

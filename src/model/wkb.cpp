@@ -10,7 +10,7 @@ namespace taco::model {
 namespace {
 
 class WkbCursor {
-public:
+  public:
     explicit WkbCursor(std::string_view b) : b_(b) {}
     bool ok() const { return ok_; }
 
@@ -43,7 +43,7 @@ public:
         return true;
     }
 
-private:
+  private:
     bool need(size_t n) {
         if (pos_ + n > b_.size()) ok_ = false;
         return ok_;
@@ -104,8 +104,10 @@ bool read_geometry(WkbCursor& c, Bounds& b, int nesting) {
     if (!read_header(c, h)) return false;
     uint32_t n, rings;
     switch (h.base) {
-        case 1: return read_coords(c, h, 1, b);
-        case 2: return c.u32(h.le, n) && read_coords(c, h, n, b);
+        case 1:
+            return read_coords(c, h, 1, b);
+        case 2:
+            return c.u32(h.le, n) && read_coords(c, h, n, b);
         case 3:
             if (!c.u32(h.le, rings)) return false;
             for (uint32_t r = 0; r < rings; ++r)

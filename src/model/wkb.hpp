@@ -7,8 +7,12 @@
 
 namespace taco::model {
 
-struct Point2 { double x, y; };
-struct Box2 { double min_x, min_y, max_x, max_y; };
+struct Point2 {
+    double x, y;
+};
+struct Box2 {
+    double min_x, min_y, max_x, max_y;
+};
 
 /// The (x, y) of a WKB Point; nullopt for anything else or malformed bytes.
 std::optional<Point2> wkb_point(std::string_view wkb);

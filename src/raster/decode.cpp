@@ -19,16 +19,26 @@ void ensure_gdal() {
 
 const char* numpy_name(GDALDataType t) {
     switch (t) {
-        case GDT_Byte: return "uint8";
-        case GDT_UInt16: return "uint16";
-        case GDT_Int16: return "int16";
-        case GDT_UInt32: return "uint32";
-        case GDT_Int32: return "int32";
-        case GDT_Float32: return "float32";
-        case GDT_Float64: return "float64";
-        case GDT_UInt64: return "uint64";
-        case GDT_Int64: return "int64";
-        default: return nullptr;  // complex types are not supported
+        case GDT_Byte:
+            return "uint8";
+        case GDT_UInt16:
+            return "uint16";
+        case GDT_Int16:
+            return "int16";
+        case GDT_UInt32:
+            return "uint32";
+        case GDT_Int32:
+            return "int32";
+        case GDT_Float32:
+            return "float32";
+        case GDT_Float64:
+            return "float64";
+        case GDT_UInt64:
+            return "uint64";
+        case GDT_Int64:
+            return "int64";
+        default:
+            return nullptr;  // complex types are not supported
     }
 }
 
@@ -43,7 +53,9 @@ struct DatasetHandle {
 
 Raster decode(const std::string& path) {
     ensure_gdal();
-    DatasetHandle ds{GDALOpenEx(path.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY | GDAL_OF_VERBOSE_ERROR, nullptr, nullptr, nullptr)};
+    DatasetHandle ds{GDALOpenEx(path.c_str(),
+                                GDAL_OF_RASTER | GDAL_OF_READONLY | GDAL_OF_VERBOSE_ERROR, nullptr,
+                                nullptr, nullptr)};
     if (!ds.h) throw IoError("GDAL cannot open " + path + ": " + CPLGetLastErrorMsg());
     Raster r;
     r.bands = GDALGetRasterCount(ds.h);
@@ -56,8 +68,8 @@ Raster decode(const std::string& path) {
     r.dtype = name;
     r.element_size = static_cast<size_t>(GDALGetDataTypeSizeBytes(type));
     r.data.resize(r.element_size * static_cast<size_t>(r.bands) * r.width * r.height);
-    CPLErr err = GDALDatasetRasterIO(ds.h, GF_Read, 0, 0, r.width, r.height, r.data.data(), r.width, r.height, type,
-                                     r.bands, nullptr, 0, 0, 0);
+    CPLErr err = GDALDatasetRasterIO(ds.h, GF_Read, 0, 0, r.width, r.height, r.data.data(), r.width,
+                                     r.height, type, r.bands, nullptr, 0, 0, 0);
     if (err != CE_None) throw IoError("GDAL cannot read " + path + ": " + CPLGetLastErrorMsg());
     return r;
 }

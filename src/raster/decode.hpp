@@ -11,9 +11,9 @@ namespace taco::raster {
 
 struct Raster {
     int bands = 0, height = 0, width = 0;
-    std::string dtype;            // numpy name: "uint8", "uint16", "int16", "float32", ...
+    std::string dtype;  // numpy name: "uint8", "uint16", "int16", "float32", ...
     size_t element_size = 0;
-    std::vector<uint8_t> data;    // band-sequential: (bands, height, width), C order
+    std::vector<uint8_t> data;  // band-sequential: (bands, height, width), C order
 };
 
 /// Decodes every band of the raster at `path` (any GDAL path, e.g. a /vsisubfile/ from read()).

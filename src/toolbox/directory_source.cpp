@@ -56,7 +56,7 @@ std::vector<Node> scan(const fs::path& dir, const std::string& rel_prefix) {
 }
 
 struct Table {
-    std::vector<ColumnType> columns;  // without the key
+    std::vector<ColumnType> columns;                           // without the key
     std::unordered_map<std::string, std::vector<Value>> rows;  // key -> values
 };
 
@@ -68,7 +68,8 @@ Table read_table(const fs::path& file, const std::string& key) {
     try {
         // DuckDB picks the reader from the file (CSV, Parquet, JSON); types without a TACO
         // equivalent are cast by ResultTable (small ints, DECIMAL, zoned timestamps, DATE as text).
-        result = metadata::ResultTable::fetch(db, "SELECT * FROM " + metadata::quote_literal(file.string()));
+        result = metadata::ResultTable::fetch(
+            db, "SELECT * FROM " + metadata::quote_literal(file.string()));
     } catch (const QueryError& e) {
         throw IoError("cannot read metadata table " + file.string() + ": " + e.what());
     }
@@ -80,7 +81,8 @@ Table read_table(const fs::path& file, const std::string& key) {
     rows.rows.resize(result->rows());
     for (size_t r = 0; r < result->rows(); ++r) {
         rows.rows[r].reserve(result->columns());
-        for (size_t c = 0; c < result->columns(); ++c) rows.rows[r].push_back(result->get_value(r, c));
+        for (size_t c = 0; c < result->columns(); ++c)
+            rows.rows[r].push_back(result->get_value(r, c));
     }
     size_t key_index = rows.columns.size();
     for (size_t c = 0; c < rows.columns.size(); ++c)
@@ -105,7 +107,8 @@ Table read_table(const fs::path& file, const std::string& key) {
         auto& row = rows.rows[r];
         if (row[key_index].is_null() || row[key_index].type().id() != TypeId::String) {
             throw SchemaError("metadata table " + file.string() + " row " + std::to_string(r + 1) +
-                              ": key column '" + key + "' must hold the sample's relative path as text");
+                              ": key column '" + key +
+                              "' must hold the sample's relative path as text");
         }
         std::string k = row[key_index].as_string();
         while (!k.empty() && k.back() == '/') k.pop_back();
@@ -113,7 +116,8 @@ Table read_table(const fs::path& file, const std::string& key) {
         for (size_t c = 0; c < row.size(); ++c)
             if (c != key_index) values.push_back(std::move(row[c]));
         if (!t.rows.emplace(k, std::move(values)).second) {
-            throw SchemaError("metadata table " + file.string() + ": sample path '" + k + "' appears twice");
+            throw SchemaError("metadata table " + file.string() + ": sample path '" + k +
+                              "' appears twice");
         }
     }
     return t;
@@ -138,8 +142,9 @@ Tortilla build(const std::vector<Node>& nodes, size_t level, const Table* table,
     std::vector<Sample> samples;
     samples.reserve(nodes.size());
     for (const auto& n : nodes) {
-        Sample s = n.folder ? Sample::folder(n.id, build(n.children, level + 1, table, used, options))
-                            : Sample::file(n.id, n.path);
+        Sample s = n.folder
+                       ? Sample::folder(n.id, build(n.children, level + 1, table, used, options))
+                       : Sample::file(n.id, n.path);
         if (table && level < used.size()) {
             auto it = table->rows.find(n.rel);
             for (size_t c : used[level]) {
@@ -171,9 +176,11 @@ void check_all_keys_used(const Table& table, const std::vector<Node>& nodes, con
     if (unknown.empty()) return;
     std::sort(unknown.begin(), unknown.end());
     std::string list;
-    for (size_t i = 0; i < std::min<size_t>(unknown.size(), 5); ++i) list += (i ? ", '" : "'") + unknown[i] + "'";
+    for (size_t i = 0; i < std::min<size_t>(unknown.size(), 5); ++i)
+        list += (i ? ", '" : "'") + unknown[i] + "'";
     if (unknown.size() > 5) list += ", ... (" + std::to_string(unknown.size() - 5) + " more)";
-    throw SchemaError("metadata table " + file.string() + " has rows for paths that are not in the input directory: " + list);
+    throw SchemaError("metadata table " + file.string() +
+                      " has rows for paths that are not in the input directory: " + list);
 }
 
 }  // namespace

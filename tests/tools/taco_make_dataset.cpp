@@ -105,7 +105,8 @@ json describe(const Sample& s) {
     node["type"] = taco::to_string(s.type());
     node["padding"] = s.is_padding();
     json fields = json::array();
-    for (const auto& f : s.fields()) fields.push_back(json::array({f.name, f.value.type().arrow_name(), value_json(f.value)}));
+    for (const auto& f : s.fields())
+        fields.push_back(json::array({f.name, f.value.type().arrow_name(), value_json(f.value)}));
     node["fields"] = std::move(fields);
     if (s.is_folder()) {
         json children = json::array();
@@ -122,16 +123,18 @@ json describe(const Sample& s) {
     return node;
 }
 
-// ---- building blocks ------------------------------------------------------------------------------
+// ---- building blocks
+// ------------------------------------------------------------------------------
 
-Sample file_bytes(const std::string& id, const std::string& data, std::vector<taco::Field> fields = {}) {
+Sample file_bytes(const std::string& id, const std::string& data,
+                  std::vector<taco::Field> fields = {}) {
     Sample s = Sample::bytes(id, data);
     s.extend_with(fields);
     return s;
 }
 
-Sample folder(const std::string& id, std::vector<Sample> children, std::vector<taco::Field> fields = {},
-              TortillaOptions options = {}) {
+Sample folder(const std::string& id, std::vector<Sample> children,
+              std::vector<taco::Field> fields = {}, TortillaOptions options = {}) {
     Sample s = Sample::folder(id, Tortilla(std::move(children), options));
     s.extend_with(fields);
     return s;
@@ -182,14 +185,16 @@ struct Built {
     taco::CollectionInfo info;
 };
 
-// ---- the cases -------------------------------------------------------------------------------------
+// ---- the cases
+// -------------------------------------------------------------------------------------
 
 Built make_flat(const std::vector<std::string>&) {
     std::vector<Sample> roots;
     const char* places[] = {"Paris", "Lima", "Tokyo", "Sydney", "Madrid"};
     for (int i = 0; i < 5; ++i) {
-        roots.push_back(file_bytes("sample_" + std::to_string(i), "flat sample " + std::to_string(i) + std::string(i, '!'),
-                                   {{"cloud_cover", Value(10.5 * i)}, {"location", Value(places[i])}}));
+        roots.push_back(file_bytes(
+            "sample_" + std::to_string(i), "flat sample " + std::to_string(i) + std::string(i, '!'),
+            {{"cloud_cover", Value(10.5 * i)}, {"location", Value(places[i])}}));
     }
     return {Tortilla(std::move(roots)), collection("flat")};
 }
@@ -199,32 +204,34 @@ Built make_every_types(const std::vector<std::string>&) {
     auto row = [](int i) -> std::vector<taco::Field> {
         switch (i) {
             case 0:
-                return {{"v:string", Value("plain ascii")},
-                        {"v:int64", Value(int64_t{9007199254740993})},
-                        {"v:int32", Value::int32(-2147483647 - 1)},
-                        {"v:double", Value(0.1)},
-                        {"v:float32", Value(0.5f)},
-                        {"v:bool", Value(true)},
-                        {"v:timestamp", Value::timestamp(micros(2023, 1, 2, 3, 4, 5, 678901))},
-                        {"v:binary", Value::binary(std::string("\x00\x01\xff\x80zero", 8))},
-                        {"v:list_int64", Value::list({Value(1), Value(2), Value(3)})},
-                        {"v:list_list_float32",
-                         Value::list({Value::list({Value(1.5f), Value(-2.25f)}), Value::list({Value(3.0f)})})},
-                        {"v:list_string", Value::list({Value("a"), Value("b c"), Value("")})},
-                        {"all_null", Value()}};
+                return {
+                    {"v:string", Value("plain ascii")},
+                    {"v:int64", Value(int64_t{9007199254740993})},
+                    {"v:int32", Value::int32(-2147483647 - 1)},
+                    {"v:double", Value(0.1)},
+                    {"v:float32", Value(0.5f)},
+                    {"v:bool", Value(true)},
+                    {"v:timestamp", Value::timestamp(micros(2023, 1, 2, 3, 4, 5, 678901))},
+                    {"v:binary", Value::binary(std::string("\x00\x01\xff\x80zero", 8))},
+                    {"v:list_int64", Value::list({Value(1), Value(2), Value(3)})},
+                    {"v:list_list_float32", Value::list({Value::list({Value(1.5f), Value(-2.25f)}),
+                                                         Value::list({Value(3.0f)})})},
+                    {"v:list_string", Value::list({Value("a"), Value("b c"), Value("")})},
+                    {"all_null", Value()}};
             case 1:
-                return {{"v:string", Value("unicode é ✓ \"quoted\" \\ back")},
-                        {"v:int64", Value(int64_t{-9223372036854775807LL - 1})},
-                        {"v:int32", Value::int32(2147483647)},
-                        {"v:double", Value(-1e-300)},
-                        {"v:float32", Value(3.4028234663852886e38f)},
-                        {"v:bool", Value(false)},
-                        {"v:timestamp", Value::timestamp(micros(1969, 12, 31, 23, 59, 59))},
-                        {"v:binary", Value::binary("")},
-                        {"v:list_int64", Value::list(DataType::int64(), {})},
-                        {"v:list_list_float32", Value::list(DataType::list(DataType::float32()), {})},
-                        {"v:list_string", Value::list({Value("only")})},
-                        {"all_null", Value()}};
+                return {
+                    {"v:string", Value("unicode é ✓ \"quoted\" \\ back")},
+                    {"v:int64", Value(int64_t{-9223372036854775807LL - 1})},
+                    {"v:int32", Value::int32(2147483647)},
+                    {"v:double", Value(-1e-300)},
+                    {"v:float32", Value(3.4028234663852886e38f)},
+                    {"v:bool", Value(false)},
+                    {"v:timestamp", Value::timestamp(micros(1969, 12, 31, 23, 59, 59))},
+                    {"v:binary", Value::binary("")},
+                    {"v:list_int64", Value::list(DataType::int64(), {})},
+                    {"v:list_list_float32", Value::list(DataType::list(DataType::float32()), {})},
+                    {"v:list_string", Value::list({Value("only")})},
+                    {"all_null", Value()}};
             case 2:
                 return {{"v:string", Value::null(DataType::string())},
                         {"v:int64", Value::null(DataType::int64())},
@@ -235,27 +242,33 @@ Built make_every_types(const std::vector<std::string>&) {
                         {"v:timestamp", Value::null(DataType::timestamp())},
                         {"v:binary", Value::null(DataType::binary())},
                         {"v:list_int64", Value::null(DataType::list(DataType::int64()))},
-                        {"v:list_list_float32", Value::null(DataType::list(DataType::list(DataType::float32())))},
+                        {"v:list_list_float32",
+                         Value::null(DataType::list(DataType::list(DataType::float32())))},
                         {"v:list_string", Value::null(DataType::list(DataType::string()))},
                         {"all_null", Value()}};
             default:
-                return {{"v:string", Value("")},
-                        {"v:int64", Value(int64_t{0})},
-                        {"v:int32", Value::int32(7)},
-                        {"v:double", Value(1e16)},
-                        {"v:float32", Value(-0.125f)},
-                        {"v:bool", Value(true)},
-                        {"v:timestamp", Value::timestamp(0)},
-                        {"v:binary", Value::binary(wkb_point(1.5, -2.5))},
-                        {"v:list_int64", Value::list({Value(5), Value::null(DataType::int64()), Value(7)})},
-                        {"v:list_list_float32",
-                         Value::list({Value::list(DataType::float32(), {}), Value::null(DataType::list(DataType::float32()))})},
-                        {"v:list_string", Value::list({Value::null(DataType::string()), Value("x")})},
-                        {"all_null", Value()}};
+                return {
+                    {"v:string", Value("")},
+                    {"v:int64", Value(int64_t{0})},
+                    {"v:int32", Value::int32(7)},
+                    {"v:double", Value(1e16)},
+                    {"v:float32", Value(-0.125f)},
+                    {"v:bool", Value(true)},
+                    {"v:timestamp", Value::timestamp(0)},
+                    {"v:binary", Value::binary(wkb_point(1.5, -2.5))},
+                    {"v:list_int64",
+                     Value::list({Value(5), Value::null(DataType::int64()), Value(7)})},
+                    {"v:list_list_float32",
+                     Value::list({Value::list(DataType::float32(), {}),
+                                  Value::null(DataType::list(DataType::float32()))})},
+                    {"v:list_string", Value::list({Value::null(DataType::string()), Value("x")})},
+                    {"all_null", Value()}};
         }
     };
     std::vector<Sample> roots;
-    for (int i = 0; i < 4; ++i) roots.push_back(file_bytes("row_" + std::to_string(i), "payload of row " + std::to_string(i), row(i)));
+    for (int i = 0; i < 4; ++i)
+        roots.push_back(
+            file_bytes("row_" + std::to_string(i), "payload of row " + std::to_string(i), row(i)));
     return {Tortilla(std::move(roots)), collection("every-types")};
 }
 
@@ -267,13 +280,15 @@ Built make_nested_2(const std::vector<std::string>&) {
     for (int r = 0; r < 3; ++r) {
         std::vector<Sample> items;
         for (int i = 0; i < 3; ++i) {
-            std::string data = std::string(regions[r]) + " item " + std::to_string(i) + std::string(r * 3 + i, '#');
-            items.push_back(file_bytes("item_" + std::to_string(i), data,
-                                       {{"zeta", Value(int64_t{r * 10 + i})},
-                                        {"beta:x", Value(0.25 * i)},
-                                        {"Alpha", Value(std::string(regions[r]) + "/" + std::to_string(i))},
-                                        {"_under", Value(i % 2 == 0)},
-                                        {"beta", Value::timestamp(micros(2024, 1 + r, 1 + i))}}));
+            std::string data = std::string(regions[r]) + " item " + std::to_string(i) +
+                               std::string(r * 3 + i, '#');
+            items.push_back(
+                file_bytes("item_" + std::to_string(i), data,
+                           {{"zeta", Value(int64_t{r * 10 + i})},
+                            {"beta:x", Value(0.25 * i)},
+                            {"Alpha", Value(std::string(regions[r]) + "/" + std::to_string(i))},
+                            {"_under", Value(i % 2 == 0)},
+                            {"beta", Value::timestamp(micros(2024, 1 + r, 1 + i))}}));
         }
         roots.push_back(folder(regions[r], std::move(items),
                                {{"region_name", Value(std::string("Region ") + regions[r])},
@@ -290,20 +305,26 @@ Built make_nested_3(const std::vector<std::string>&) {
         std::string tile = tiles[t];
         std::vector<Sample> s2_files, s1_files;
         for (const char* band : {"B04", "B03"}) {
-            s2_files.push_back(file_bytes(band, tile + "/s2/" + band, {{"wavelength_nm", Value(int64_t{band[2] == '4' ? 665 : 560})}}));
+            s2_files.push_back(
+                file_bytes(band, tile + "/s2/" + band,
+                           {{"wavelength_nm", Value(int64_t{band[2] == '4' ? 665 : 560})}}));
         }
         for (const char* pol : {"VV", "VH", "HH"}) {
             s1_files.push_back(file_bytes(pol, tile + "/s1/" + pol + std::string(t + 1, '~'),
                                           {{"wavelength_nm", Value::null(DataType::int64())}}));
         }
         std::vector<Sample> sensors;
-        // Fields in non-sorted order: level 1 comes out code-point sorted (Zone, a:b, resolution_m).
+        // Fields in non-sorted order: level 1 comes out code-point sorted (Zone, a:b,
+        // resolution_m).
         auto sensor_fields = [&](int64_t res) -> std::vector<taco::Field> {
-            return {{"resolution_m", Value(res)}, {"Zone", Value(tile + "-zone")}, {"a:b", Value(res > 0)}};
+            return {{"resolution_m", Value(res)},
+                    {"Zone", Value(tile + "-zone")},
+                    {"a:b", Value(res > 0)}};
         };
         sensors.push_back(folder("s2", std::move(s2_files), sensor_fields(10)));
         sensors.push_back(folder("s1", std::move(s1_files), sensor_fields(20)));
-        sensors.push_back(file_bytes("label.json", "{\"tile\": \"" + tile + "\"}", sensor_fields(0)));
+        sensors.push_back(
+            file_bytes("label.json", "{\"tile\": \"" + tile + "\"}", sensor_fields(0)));
         roots.push_back(folder(tile, std::move(sensors), {{"cloud_cover", Value(int64_t{t * 7})}}));
     }
     return {Tortilla(std::move(roots)), collection("nested-3")};
@@ -341,8 +362,9 @@ Built make_padding(const std::vector<std::string>&) {
         std::vector<Sample> kids;
         int real = r[1] == '2' ? 2 : 3;  // r2: two children + two pads, the others three + one
         for (int i = 0; i < real; ++i) {
-            kids.push_back(file_bytes("k" + std::to_string(i), std::string(r) + "/k" + std::to_string(i),
-                                      {{"value", Value(int64_t{i})}, {"name", Value("kid " + std::to_string(i))}}));
+            kids.push_back(file_bytes(
+                "k" + std::to_string(i), std::string(r) + "/k" + std::to_string(i),
+                {{"value", Value(int64_t{i})}, {"name", Value("kid " + std::to_string(i))}}));
         }
         roots.push_back(folder(r, std::move(kids), {{"root_value", Value(2.5)}}, pad4));
     }
@@ -353,8 +375,9 @@ Built make_padding(const std::vector<std::string>&) {
 Built make_padding_flat(const std::vector<std::string>&) {
     std::vector<Sample> roots;
     for (int i = 0; i < 5; ++i) {
-        roots.push_back(file_bytes("s" + std::to_string(i), std::string(i + 1, 'a' + i),
-                                   {{"score", Value(0.5 * i)}, {"tags", Value::list({Value("t" + std::to_string(i))})}}));
+        roots.push_back(file_bytes(
+            "s" + std::to_string(i), std::string(i + 1, 'a' + i),
+            {{"score", Value(0.5 * i)}, {"tags", Value::list({Value("t" + std::to_string(i))})}}));
     }
     TortillaOptions pad4;
     pad4.pad_to = 4;
@@ -367,7 +390,8 @@ Built make_unicode(const std::vector<std::string>&) {
         std::vector<Sample> kids;
         for (const char* k : {"β.tif", "α.tif", "Ωmega"}) {
             std::string path = std::string(r) + "/" + k;
-            kids.push_back(file_bytes(k, "content of " + path, {{"label", Value("étiquette " + path)}}));
+            kids.push_back(
+                file_bytes(k, "content of " + path, {{"label", Value("étiquette " + path)}}));
         }
         roots.push_back(folder(r, std::move(kids), {{"nom", Value(std::string("«") + r + "»")}}));
     }
@@ -416,7 +440,8 @@ Built make_many(const std::vector<std::string>&) {
 // A > 4 GiB FILE between two small ones: ZIP64 by size (sizes in the extra field) and by offset
 // (the sample after it starts beyond 4 GiB).
 Built make_big(const std::vector<std::string>& args) {
-    if (args.empty()) throw std::invalid_argument("big-4g needs the SOURCE file (> 4 GiB, may be sparse)");
+    if (args.empty())
+        throw std::invalid_argument("big-4g needs the SOURCE file (> 4 GiB, may be sparse)");
     std::vector<Sample> roots;
     roots.push_back(file_bytes("head", "head sample", {{"part", Value("head")}}));
     Sample big = Sample::file("big", args[0]);
@@ -441,17 +466,16 @@ Built make_stac_points(const std::string& id, const std::vector<std::pair<double
 
 // Extent computed from stac:centroid / stac:time_start (no extent given).
 Built make_stac(const std::vector<std::string>&) {
-    return make_stac_points("stac",
-                            {{2.35, 48.85}, {-77.0, -12.0}, {13.4, 52.5}, {-3.7, 40.4}},
-                            {micros(2023, 3, 1), micros(2023, 1, 1), micros(2023, 6, 15, 12, 30, 0, 250000),
-                             micros(2023, 2, 1)});
+    return make_stac_points("stac", {{2.35, 48.85}, {-77.0, -12.0}, {13.4, 52.5}, {-3.7, 40.4}},
+                            {micros(2023, 3, 1), micros(2023, 1, 1),
+                             micros(2023, 6, 15, 12, 30, 0, 250000), micros(2023, 2, 1)});
 }
 
 // Points on both sides of the antimeridian (Fiji): the extent must wrap (west > east).
 Built make_stac_antimeridian(const std::vector<std::string>&) {
-    return make_stac_points("stac-antimeridian",
-                            {{178.5, -17.8}, {-179.0, -16.5}, {170.0, -19.0}, {-172.0, -13.8}},
-                            {micros(2022, 5, 1), micros(2022, 5, 2), micros(2022, 5, 3), micros(2022, 5, 4)});
+    return make_stac_points(
+        "stac-antimeridian", {{178.5, -17.8}, {-179.0, -16.5}, {170.0, -19.0}, {-172.0, -13.8}},
+        {micros(2022, 5, 1), micros(2022, 5, 2), micros(2022, 5, 3), micros(2022, 5, 4)});
 }
 
 // Invalid UTF-8 (raw bytes, e.g. a Latin-1 file name) in an id or a text value: must be refused
@@ -471,23 +495,24 @@ Built make_bad_utf8_value(const std::vector<std::string>&) {
 }
 
 const std::map<std::string, std::function<Built(const std::vector<std::string>&)>>& cases() {
-    static const std::map<std::string, std::function<Built(const std::vector<std::string>&)>> table = {
-        {"flat", make_flat},
-        {"every-types", make_every_types},
-        {"nested-2", make_nested_2},
-        {"nested-3", make_nested_3},
-        {"nested-4", make_nested_4},
-        {"padding", make_padding},
-        {"padding-flat", make_padding_flat},
-        {"unicode", make_unicode},
-        {"zero-bytes", make_zero_bytes},
-        {"many-70000", make_many},
-        {"big-4g", make_big},
-        {"stac", make_stac},
-        {"stac-antimeridian", make_stac_antimeridian},
-        {"bad-utf8-id", make_bad_utf8_id},
-        {"bad-utf8-value", make_bad_utf8_value},
-    };
+    static const std::map<std::string, std::function<Built(const std::vector<std::string>&)>>
+        table = {
+            {"flat", make_flat},
+            {"every-types", make_every_types},
+            {"nested-2", make_nested_2},
+            {"nested-3", make_nested_3},
+            {"nested-4", make_nested_4},
+            {"padding", make_padding},
+            {"padding-flat", make_padding_flat},
+            {"unicode", make_unicode},
+            {"zero-bytes", make_zero_bytes},
+            {"many-70000", make_many},
+            {"big-4g", make_big},
+            {"stac", make_stac},
+            {"stac-antimeridian", make_stac_antimeridian},
+            {"bad-utf8-id", make_bad_utf8_id},
+            {"bad-utf8-value", make_bad_utf8_value},
+        };
     return table;
 }
 

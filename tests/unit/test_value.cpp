@@ -24,7 +24,8 @@ TEST(DataType, UnifyFillsUnknownParts) {
     DataType out;
     EXPECT_TRUE(DataType::unify(DataType::null(), DataType::int64(), out));
     EXPECT_EQ(out, DataType::int64());
-    EXPECT_TRUE(DataType::unify(DataType::list(DataType::null()), DataType::list(DataType::float64()), out));
+    EXPECT_TRUE(DataType::unify(DataType::list(DataType::null()),
+                                DataType::list(DataType::float64()), out));
     EXPECT_EQ(out, DataType::list(DataType::float64()));
     EXPECT_FALSE(DataType::unify(DataType::int64(), DataType::float64(), out));
     EXPECT_FALSE(DataType::unify(DataType::list(DataType::int64()), DataType::int64(), out));
@@ -54,7 +55,8 @@ TEST(Value, ListInfersElementTypeAndRejectsMixes) {
         Value::list({Value(1), Value("a")});
         FAIL() << "mixed list accepted";
     } catch (const SchemaError& e) {
-        EXPECT_NE(std::string(e.what()).find("list element 1 has type string, expected int64"), std::string::npos)
+        EXPECT_NE(std::string(e.what()).find("list element 1 has type string, expected int64"),
+                  std::string::npos)
             << e.what();
     }
 }

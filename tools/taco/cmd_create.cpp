@@ -75,7 +75,7 @@ int run_create(const CreateArgs& a) {
 
     CreateOptions opts;
     opts.overwrite = a.overwrite;
-    opts.format = a.format == "zip" ? ContainerFormat::Zip
+    opts.format = a.format == "zip"      ? ContainerFormat::Zip
                   : a.format == "folder" ? ContainerFormat::Folder
                                          : ContainerFormat::Auto;
     ProgressBar bar(!a.quiet && !a.json);
@@ -86,7 +86,8 @@ int run_create(const CreateArgs& a) {
     };
     CreateResult r = create(taco, a.output, opts);
     bar.finish();
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     if (a.json) {
         nlohmann::ordered_json j;
@@ -99,10 +100,11 @@ int run_create(const CreateArgs& a) {
         j["seconds"] = seconds;
         std::cout << j.dump() << "\n";
     } else if (!a.quiet) {
-        std::cout << "created " << r.path.string() << " (" << to_string(r.format) << ", " << human_bytes(r.bytes)
-                  << ", " << r.files << " files, " << r.level_rows.size() << " level"
-                  << (r.level_rows.size() == 1 ? "" : "s") << ": ";
-        for (size_t i = 0; i < r.level_rows.size(); ++i) std::cout << (i ? ", " : "") << r.level_rows[i];
+        std::cout << "created " << r.path.string() << " (" << to_string(r.format) << ", "
+                  << human_bytes(r.bytes) << ", " << r.files << " files, " << r.level_rows.size()
+                  << " level" << (r.level_rows.size() == 1 ? "" : "s") << ": ";
+        for (size_t i = 0; i < r.level_rows.size(); ++i)
+            std::cout << (i ? ", " : "") << r.level_rows[i];
         std::cout << " rows) in " << seconds << " s\n";
     }
     return kExitOk;
@@ -114,30 +116,43 @@ Command make_create_command() {
     auto args = std::make_shared<CreateArgs>();
     Command c;
     c.add = [args](CLI::App& app) {
-        CLI::App* sub = app.add_subcommand("create", "Create a TACO dataset (ZIP or FOLDER) from a directory tree");
-        sub->add_option("--from", args->from, "Input directory: files become FILE samples, sub-directories FOLDER samples")
+        CLI::App* sub = app.add_subcommand(
+            "create", "Create a TACO dataset (ZIP or FOLDER) from a directory tree");
+        sub->add_option(
+               "--from", args->from,
+               "Input directory: files become FILE samples, sub-directories FOLDER samples")
             ->required();
-        sub->add_option("output", args->output, "Output: *.tacozip / *.zip writes a ZIP, anything else a FOLDER")
+        sub->add_option("output", args->output,
+                        "Output: *.tacozip / *.zip writes a ZIP, anything else a FOLDER")
             ->required();
         sub->add_option("--metadata", args->metadata,
-                        "Table (CSV, Parquet, JSON) with one row per sample; its columns become metadata fields");
-        sub->add_option("--key", args->key, "Column of --metadata holding the sample path relative to --from")
+                        "Table (CSV, Parquet, JSON) with one row per sample; its columns become "
+                        "metadata fields");
+        sub->add_option("--key", args->key,
+                        "Column of --metadata holding the sample path relative to --from")
             ->capture_default_str();
-        sub->add_option("--collection", args->collection_file, "COLLECTION fields from a JSON file (flags override it)");
-        sub->add_option("--id", args->id, "Dataset id (lowercase letters, digits, _ and -); default: from OUTPUT");
+        sub->add_option("--collection", args->collection_file,
+                        "COLLECTION fields from a JSON file (flags override it)");
+        sub->add_option("--id", args->id,
+                        "Dataset id (lowercase letters, digits, _ and -); default: from OUTPUT");
         sub->add_option("--description", args->description, "Dataset description");
         sub->add_option("--title", args->title, "Short title (at most 250 characters)");
-        sub->add_option("--dataset-version", args->dataset_version, "Version of the dataset (default 1.0.0)");
-        sub->add_option("--taco-version", args->taco_version, "taco_version to record (default 2.0.0)");
+        sub->add_option("--dataset-version", args->dataset_version,
+                        "Version of the dataset (default 1.0.0)");
+        sub->add_option("--taco-version", args->taco_version,
+                        "taco_version to record (default 2.0.0)");
         sub->add_option("--license", args->licenses, "License (SPDX id); repeat for several");
         sub->add_option("--provider", args->providers, "Provider name; repeat for several");
-        sub->add_option("--task", args->tasks, "ML task (e.g. classification, semantic-segmentation); repeatable");
+        sub->add_option("--task", args->tasks,
+                        "ML task (e.g. classification, semantic-segmentation); repeatable");
         sub->add_option("--keyword", args->keywords, "Keyword; repeatable");
-        sub->add_option("--pad-to", args->pad_to, "Pad every tortilla to a multiple of N samples with __TACOPAD__ samples");
+        sub->add_option("--pad-to", args->pad_to,
+                        "Pad every tortilla to a multiple of N samples with __TACOPAD__ samples");
         sub->add_option("--format", args->format, "Container: auto, zip or folder")
             ->check(CLI::IsMember({"auto", "zip", "folder"}))
             ->capture_default_str();
-        sub->add_flag("--overwrite", args->overwrite, "Replace OUTPUT if it exists (only once the new one is complete)");
+        sub->add_flag("--overwrite", args->overwrite,
+                      "Replace OUTPUT if it exists (only once the new one is complete)");
         sub->add_flag("--json", args->json, "Print a JSON summary instead of text");
         sub->add_flag("-q,--quiet", args->quiet, "Print nothing on success");
         return sub;

@@ -8,7 +8,9 @@ namespace taco::cli {
 
 ProgressBar::ProgressBar(bool enabled) : enabled_(enabled && ::isatty(STDERR_FILENO)) {}
 
-ProgressBar::~ProgressBar() { finish(); }
+ProgressBar::~ProgressBar() {
+    finish();
+}
 
 void ProgressBar::update(uint64_t done, uint64_t total, const std::string& detail) {
     if (!enabled_) return;
@@ -20,7 +22,8 @@ void ProgressBar::update(uint64_t done, uint64_t total, const std::string& detai
     int filled = static_cast<int>(frac * kWidth);
     std::string bar(filled, '#');
     bar.resize(kWidth, ' ');
-    std::fprintf(stderr, "\r[%s] %3d%% %s\x1b[K", bar.c_str(), static_cast<int>(frac * 100), detail.c_str());
+    std::fprintf(stderr, "\r[%s] %3d%% %s\x1b[K", bar.c_str(), static_cast<int>(frac * 100),
+                 detail.c_str());
     std::fflush(stderr);
     drawn_ = true;
 }
@@ -39,8 +42,10 @@ std::string human_bytes(uint64_t bytes) {
         ++u;
     }
     char buf[32];
-    if (u == 0) std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
-    else std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
+    if (u == 0)
+        std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
+    else
+        std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
     return buf;
 }
 

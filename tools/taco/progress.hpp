@@ -8,7 +8,7 @@
 namespace taco::cli {
 
 class ProgressBar {
-public:
+  public:
     /// `enabled` is further limited to terminals.
     explicit ProgressBar(bool enabled);
     ~ProgressBar();
@@ -16,7 +16,7 @@ public:
     void update(uint64_t done, uint64_t total, const std::string& detail);
     void finish();
 
-private:
+  private:
     bool enabled_;
     bool drawn_ = false;
     std::chrono::steady_clock::time_point last_{};
