@@ -3,7 +3,9 @@
 #pragma once
 
 #include <gtest/gtest.h>
+
 #include <stdlib.h>
+#include "test_util.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -133,22 +135,6 @@ inline Taco deep_taco(size_t tiles, size_t pad) {
         roots.push_back(std::move(tile_sample));
     }
     return Taco(Tortilla(std::move(roots), opts), test_collection("deep_test"));
-}
-
-/// The message of the `E` that `fn` throws (a test failure when it throws nothing).
-template <typename E, typename Fn>
-std::string error_of(Fn&& fn) {
-    try {
-        fn();
-    } catch (const E& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "expected an exception";
-    return {};
-}
-
-inline bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
 }
 
 /// Runs a statement through a private DuckDB connection (e.g. to rewrite a Parquet file).

@@ -16,23 +16,12 @@
 namespace fs = std::filesystem;
 using namespace taco;
 
+#include "test_util.hpp"
+
+using taco::test::contains;
+using taco::test::error_of;
+
 namespace {
-
-// Runs `fn`, expects it to throw E and returns the message ("" and a failure otherwise).
-template <typename E, typename Fn>
-std::string error_of(Fn&& fn) {
-    try {
-        fn();
-    } catch (const E& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "expected an exception";
-    return {};
-}
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 class TempDir {
   public:

@@ -12,22 +12,12 @@
 
 using namespace taco;
 
+#include "test_util.hpp"
+
+using taco::test::contains;
+using taco::test::error_of;
+
 namespace {
-
-template <typename E, typename Fn>
-std::string error_of(Fn&& fn) {
-    try {
-        fn();
-    } catch (const E& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "expected an exception";
-    return {};
-}
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 Sample file(const std::string& id, std::vector<Field> fields = {}, std::string data = "x") {
     Sample s = Sample::bytes(id, std::move(data));
