@@ -5,6 +5,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "io/trace.hpp"
 #include "metadata/duckdb_session.hpp"
 #include "metadata/result_table.hpp"
 #include "taco/errors.hpp"
@@ -188,6 +189,7 @@ void check_all_keys_used(const Table& table, const std::vector<Node>& nodes, con
 Tortilla tortilla_from_directory(const fs::path& dir, const DirectoryOptions& options) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) throw IoError("input directory not found: " + dir.string());
+    io::TraceScope trace("create: scan + metadata table");
     std::vector<Node> nodes = scan(fs::absolute(dir), "");
     if (nodes.empty()) throw IoError("input directory " + dir.string() + " has no files");
     std::optional<Table> table;
