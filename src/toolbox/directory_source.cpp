@@ -67,10 +67,23 @@ Table read_table(const fs::path& file, const std::string& key) {
     metadata::DuckSession db(1);
     std::shared_ptr<const metadata::ResultTable> result;
     try {
-        // DuckDB picks the reader from the file (CSV, Parquet, JSON); types without a TACO
-        // equivalent are cast by ResultTable (small ints, DECIMAL, zoned timestamps, DATE as text).
+        // DuckDB picks the reader from the file (CSV, Parquet, JSON); other types without a TACO
+        // equivalent are cast by ResultTable (small ints, DECIMAL, zoned timestamps, ...).
+        // DATE columns become timestamps (midnight UTC): a date in a metadata table is an
+        // acquisition day, and TACO's time type is timestamp[us].
+        const std::string source = metadata::quote_literal(file.string());
+        auto dates =
+            metadata::ResultTable::fetch(db, "SELECT column_name FROM (DESCRIBE SELECT * FROM " +
+                                                 source + ") WHERE column_type = 'DATE'");
+        std::string replace;
+        for (size_t r = 0; r < dates->rows(); ++r) {
+            std::string col = metadata::quote_identifier(dates->get_string(r, 0));
+            if (!replace.empty()) replace += ", ";
+            replace += "CAST(" + col + " AS TIMESTAMP) AS " + col;
+        }
         result = metadata::ResultTable::fetch(
-            db, "SELECT * FROM " + metadata::quote_literal(file.string()));
+            db, replace.empty() ? "SELECT * FROM " + source
+                                : "SELECT * REPLACE (" + replace + ") FROM " + source);
     } catch (const QueryError& e) {
         throw IoError("cannot read metadata table " + file.string() + ": " + e.what());
     }
