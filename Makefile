@@ -38,6 +38,7 @@ asan: setup
 	@ASAN_OPTIONS=detect_leaks=1 ./build-asan/bin/taco_unit_tests --gtest_brief=1
 
 bench: build
+	@./scripts/install_python.sh   # the Python package is one of the measured tools
 	@$(PY) bench/run.py --profile $(if $(FULL),full,quick)
 
 format:
