@@ -51,14 +51,11 @@ struct Group {
     size_t real = 0;  // non-padding children
 };
 
-Group group_of(const std::vector<metadata::LevelTable>& levels, size_t level,
-               const metadata::LevelRow& parent) {
+Group group_of(const metadata::LevelRow& parent) {
     Group g;
     g.begin = parent.child_begin;
     g.count = parent.sample->children().size();
     for (const auto& s : parent.sample->children().samples()) g.real += !s.is_padding();
-    (void)levels;
-    (void)level;
     return g;
 }
 
@@ -78,13 +75,12 @@ OrderedJson pattern_json(const std::vector<metadata::LevelRow>& rows, const Grou
 
 // Among `parents` (FOLDER rows of level-1), the group with the most non-padding children; the
 // first one wins ties, like the reference.
-Group best_group(const std::vector<metadata::LevelTable>& levels, size_t level,
-                 const std::vector<const metadata::LevelRow*>& parents, size_t& total) {
+Group best_group(const std::vector<const metadata::LevelRow*>& parents, size_t& total) {
     Group best;
     bool found = false;
     total = 0;
     for (const auto* p : parents) {
-        Group g = group_of(levels, level, *p);
+        Group g = group_of(*p);
         total += g.count;
         if (!found || g.real > best.real) {
             best = g;
@@ -113,7 +109,7 @@ OrderedJson pit_schema_json(const std::vector<metadata::LevelTable>& levels) {
             for (const auto& r : l0)
                 if (r.sample->is_folder()) parents.push_back(&r);
             size_t total = 0;
-            Group g = best_group(levels, d, parents, total);
+            Group g = best_group(parents, total);
             patterns.push_back(pattern_json(levels[1].rows, g, levels[1].rows.size()));
         } else {
             for (const auto& folder_id : previous_folder_ids) {
@@ -122,7 +118,7 @@ OrderedJson pit_schema_json(const std::vector<metadata::LevelTable>& levels) {
                     if (r.sample->is_folder() && r.sample->id() == folder_id) parents.push_back(&r);
                 if (parents.empty()) continue;
                 size_t total = 0;
-                Group g = best_group(levels, d, parents, total);
+                Group g = best_group(parents, total);
                 patterns.push_back(pattern_json(levels[d].rows, g, total));
             }
         }

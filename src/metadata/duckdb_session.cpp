@@ -269,57 +269,6 @@ void stream_function(duckdb_function_info info, duckdb_data_chunk output) {
 
 }  // namespace
 
-void DuckSession::create_table(const std::string& table, const std::vector<TableColumn>& columns) {
-    std::string ddl = "CREATE OR REPLACE TEMP TABLE " + quote_identifier(table) + " (";
-    for (size_t i = 0; i < columns.size(); ++i) {
-        ddl +=
-            (i ? ", " : "") + quote_identifier(columns[i].name) + " " + columns[i].type.sql_name();
-    }
-    exec(ddl + ")");
-    size_t rows = columns.empty() ? 0 : columns[0].rows();
-    for (const auto& c : columns) {
-        if (c.rows() != rows)
-            throw SchemaError("column '" + c.name + "' has a different row count");
-    }
-    if (rows == 0) return;
-
-    duckdb_appender appender = nullptr;
-    if (duckdb_appender_create_ext(impl_->con, "temp", "main", table.c_str(), &appender) !=
-        DuckDBSuccess) {
-        std::string msg = duckdb_appender_error(appender);
-        duckdb_appender_destroy(&appender);
-        throw QueryError("cannot append to table " + table + ": " + msg);
-    }
-    std::vector<duckdb_logical_type> types;
-    for (const auto& c : columns) types.push_back(make_logical_type(c.type));
-    const idx_t chunk_rows = duckdb_vector_size();
-    duckdb_data_chunk chunk = duckdb_create_data_chunk(types.data(), types.size());
-    auto cleanup = [&] {
-        duckdb_destroy_data_chunk(&chunk);
-        for (auto& t : types) duckdb_destroy_logical_type(&t);
-        duckdb_appender_destroy(&appender);
-    };
-    try {
-        for (size_t start = 0; start < rows; start += chunk_rows) {
-            duckdb_data_chunk_reset(chunk);
-            idx_t n = std::min<size_t>(chunk_rows, rows - start);
-            fill_chunk(chunk, columns, start, n);
-            if (duckdb_append_data_chunk(appender, chunk) != DuckDBSuccess) {
-                throw QueryError(std::string("appending to ") + table + ": " +
-                                 duckdb_appender_error(appender));
-            }
-        }
-        if (duckdb_appender_close(appender) != DuckDBSuccess) {
-            throw QueryError(std::string("appending to ") + table + ": " +
-                             duckdb_appender_error(appender));
-        }
-    } catch (...) {
-        cleanup();
-        throw;
-    }
-    cleanup();
-}
-
 void DuckSession::write_parquet(const std::vector<TableColumn>& columns, const std::string& path,
                                 const ParquetOptions& options) {
     size_t rows = columns.empty() ? 0 : columns[0].rows();

@@ -53,9 +53,6 @@ class DuckSession {
     /// Runs a query and returns the first column of the first row as text ("" when no row).
     std::string query_scalar(const std::string& sql);
 
-    /// Creates temporary table `table` from `columns` (all of one row count) using DuckDB's
-    /// appender with whole data chunks.
-    void create_table(const std::string& table, const std::vector<TableColumn>& columns);
     /// Writes `columns` as one Parquet file at `path` (which may be /proc/self/fd/N).
     void write_parquet(const std::vector<TableColumn>& columns, const std::string& path,
                        const ParquetOptions& options);
