@@ -3,7 +3,12 @@
 #include <duckdb.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <exception>
+#include <mutex>
 #include <stdexcept>
+#include <thread>
 
 #include "taco/errors.hpp"
 
@@ -258,28 +263,92 @@ void ResultTable::finish() {
     }
 }
 
+namespace {
+
+// Points `slot` at `text` the way DuckDB stores strings: up to 12 bytes inline, longer ones as
+// a 4-byte prefix plus a pointer (the bytes must outlive every use of the vector).
+void set_string(duckdb_string_t& slot, const char* text, uint32_t length) {
+    slot = {};
+    slot.value.inlined.length = length;
+    if (length <= sizeof slot.value.inlined.inlined) {
+        std::memcpy(slot.value.inlined.inlined, text, length);
+    } else {
+        std::memcpy(slot.value.pointer.prefix, text, sizeof slot.value.pointer.prefix);
+        slot.value.pointer.ptr = const_cast<char*>(text);
+    }
+}
+
+// Runs fn(0..n-1) on up to two threads (the work is memory-bound: more would only contend).
+// The first exception wins and is rethrown here.
+void parallel_for(size_t n, size_t min_items_for_threads, const std::function<void(size_t)>& fn) {
+    const unsigned threads = n >= min_items_for_threads
+                                 ? std::min(2u, std::max(1u, std::thread::hardware_concurrency()))
+                                 : 1u;
+    std::atomic<size_t> next{0};
+    std::exception_ptr error;
+    std::mutex error_mutex;
+    auto worker = [&] {
+        for (size_t i; (i = next.fetch_add(1)) < n;) {
+            try {
+                fn(i);
+            } catch (...) {
+                std::lock_guard lock(error_mutex);
+                if (!error) error = std::current_exception();
+                next = n;
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool) t.join();
+    if (error) std::rethrow_exception(error);
+}
+
+}  // namespace
+
 std::shared_ptr<const ResultTable> ResultTable::derive(const ResultTable& src,
                                                        const std::vector<size_t>& columns,
-                                                       const std::function<bool(size_t)>& keep_row,
+                                                       const RowFilter& keep_row,
                                                        const std::string& name,
                                                        const StringColumn& value) {
     std::shared_ptr<ResultTable> table(new ResultTable());
     for (size_t c : columns) table->schema_.push_back(src.schema_.at(c));
     table->schema_.push_back({name, DataType::string()});
 
-    duckdb_selection_vector sel = duckdb_create_selection_vector(duckdb_vector_size());
-    sel_t* picked = duckdb_selection_vector_get_data_ptr(sel);
-    std::vector<duckdb_logical_type> types(columns.size() + 1);
-    std::string text;
+    // Chunks are independent, so they are built in parallel; each gets its own text arena, which
+    // its string vector points into (DuckDB's per-string C API call copies every string into the
+    // vector's heap and checks its UTF-8, which cost more than building the strings).
+    const size_t nchunks = src.chunks_.size();
+    std::vector<duckdb_data_chunk> built(nchunks, nullptr);
+    std::vector<std::string> arenas(nchunks);
     try {
-        for (size_t k = 0; k < src.chunks_.size(); ++k) {
+        parallel_for(nchunks, 8, [&](size_t k) {
             auto from = static_cast<duckdb_data_chunk>(src.chunks_[k]);
-            const size_t base = src.chunk_start_[k];
+            const ChunkRows rows(src, k);
             const size_t n = duckdb_data_chunk_get_size(from);
-            size_t kept = 0;
+            std::vector<sel_t> picked;
+            picked.reserve(n);
             for (size_t i = 0; i < n; ++i)
-                if (keep_row(base + i)) picked[kept++] = static_cast<sel_t>(i);
-            if (kept == 0) continue;
+                if (keep_row(rows, i)) picked.push_back(static_cast<sel_t>(i));
+            const size_t kept = picked.size();
+            if (kept == 0) return;
+
+            // The arena is moved, never copied: its heap buffer (and the pointers into it)
+            // stays put.
+            std::string text, arena;
+            std::vector<std::pair<uint64_t, uint32_t>> spans(kept);  // (arena offset, length)
+            std::vector<bool> present(kept);
+            for (size_t r = 0; r < kept; ++r) {
+                present[r] = value(rows, picked[r], text);
+                if (!present[r]) continue;
+                if (arena.empty()) arena.reserve((kept - r) * (text.size() + 8) + 64);
+                spans[r] = {arena.size(), static_cast<uint32_t>(text.size())};
+                arena += text;
+            }
+            arena.reserve(64);  // heap-allocated even when short, so moving keeps its address
+
+            std::vector<duckdb_logical_type> types(columns.size() + 1);
             for (size_t j = 0; j < columns.size(); ++j) {
                 types[j] =
                     duckdb_vector_get_column_type(duckdb_data_chunk_get_vector(from, columns[j]));
@@ -287,34 +356,47 @@ std::shared_ptr<const ResultTable> ResultTable::derive(const ResultTable& src,
             types.back() = duckdb_create_logical_type(DUCKDB_TYPE_VARCHAR);
             duckdb_data_chunk to = duckdb_create_data_chunk(types.data(), types.size());
             for (auto& t : types) duckdb_destroy_logical_type(&t);
+            duckdb_selection_vector sel = nullptr;
+            if (kept != n) {
+                sel = duckdb_create_selection_vector(kept);
+                std::copy(picked.begin(), picked.end(), duckdb_selection_vector_get_data_ptr(sel));
+            }
             for (size_t j = 0; j < columns.size(); ++j) {
                 duckdb_vector in = duckdb_data_chunk_get_vector(from, columns[j]);
                 duckdb_vector out = duckdb_data_chunk_get_vector(to, j);
                 // A fully kept chunk shares the source's buffers; otherwise the kept rows are
                 // copied.
-                if (kept == n) {
-                    duckdb_vector_reference_vector(out, in);
-                } else {
+                if (sel) {
                     duckdb_vector_copy_sel(in, out, sel, kept, 0, 0);
+                } else {
+                    duckdb_vector_reference_vector(out, in);
                 }
             }
+            if (sel) duckdb_destroy_selection_vector(sel);
             duckdb_vector strings = duckdb_data_chunk_get_vector(to, columns.size());
+            auto* slots = static_cast<duckdb_string_t*>(duckdb_vector_get_data(strings));
             for (size_t r = 0; r < kept; ++r) {
-                if (value(base + picked[r], text)) {
-                    duckdb_vector_assign_string_element_len(strings, r, text.data(), text.size());
+                if (present[r]) {
+                    set_string(slots[r], arena.data() + spans[r].first, spans[r].second);
                 } else {
                     duckdb_vector_ensure_validity_writable(strings);
                     duckdb_validity_set_row_invalid(duckdb_vector_get_validity(strings), r);
                 }
             }
             duckdb_data_chunk_set_size(to, kept);
-            table->add_chunk(to);
-        }
+            built[k] = to;
+            arenas[k] = std::move(arena);
+        });
     } catch (...) {
-        duckdb_destroy_selection_vector(sel);
+        for (auto& chunk : built)
+            if (chunk) duckdb_destroy_data_chunk(&chunk);
         throw;
     }
-    duckdb_destroy_selection_vector(sel);
+    for (size_t k = 0; k < nchunks; ++k) {
+        if (!built[k]) continue;
+        table->add_chunk(built[k]);
+        table->arenas_.push_back(std::move(arenas[k]));
+    }
     table->finish();
     return table;
 }
@@ -329,6 +411,27 @@ ResultTable::~ResultTable() {
         auto chunk = static_cast<duckdb_data_chunk>(c);
         duckdb_destroy_data_chunk(&chunk);
     }
+}
+
+ResultTable::ChunkRows::ChunkRows(const ResultTable& t, size_t chunk)
+    : table_(t), chunk_(chunk), first_row_(t.chunk_start_[chunk]) {}
+
+bool ResultTable::ChunkRows::is_null(size_t i, size_t col) const {
+    return !valid(table_.vectors_[chunk_][col].validity, i);
+}
+
+std::string_view ResultTable::ChunkRows::get_string(size_t i, size_t col) const {
+    const Vec& v = table_.vectors_[chunk_][col];
+    return valid(v.validity, i) ? string_of(v.data, i) : std::string_view();
+}
+
+int64_t ResultTable::ChunkRows::get_int(size_t i, size_t col) const {
+    const Vec& v = table_.vectors_[chunk_][col];
+    if (!valid(v.validity, i)) return 0;
+    if (table_.schema_[col].type.id() == TypeId::Int32) {
+        return static_cast<const int32_t*>(v.data)[i];
+    }
+    return static_cast<const int64_t*>(v.data)[i];
 }
 
 ResultTable::Cell ResultTable::locate(size_t row, size_t col) const {

@@ -37,16 +37,39 @@ class ResultTable {
     /// A result with no rows and no columns.
     static std::shared_ptr<const ResultTable> empty();
 
-    /// Fills `out` with the value of a computed text cell for source row `row`; false = NULL.
-    using StringColumn = std::function<bool(size_t row, std::string& out)>;
+    /// The rows of one chunk, for derive()'s callbacks: cell access by (row within the chunk,
+    /// column) with no lookup and no type check (the caller resolved its columns beforehand).
+    class ChunkRows {
+      public:
+        /// Row number of cell `i` in the whole table.
+        size_t row(size_t i) const { return first_row_ + i; }
+        bool is_null(size_t i, size_t col) const;
+        /// String and Binary columns.
+        std::string_view get_string(size_t i, size_t col) const;
+        /// Int32 and Int64 columns.
+        int64_t get_int(size_t i, size_t col) const;
+
+      private:
+        friend class ResultTable;
+        ChunkRows(const ResultTable& t, size_t chunk);
+        const ResultTable& table_;
+        size_t chunk_;
+        size_t first_row_;
+    };
+    /// Whether row `i` of a chunk is kept.
+    using RowFilter = std::function<bool(const ChunkRows& rows, size_t i)>;
+    /// Fills `out` with the value of a computed text cell for row `i` of a chunk; false = NULL.
+    using StringColumn = std::function<bool(const ChunkRows& rows, size_t i, std::string& out)>;
     /// A table made from `src` without SQL: its `columns` (in that order) for the rows `keep_row`
     /// accepts, plus a last text column `name` computed by `value`. Chunks whose rows are all
-    /// kept share the source's vectors; the others copy only the kept rows. Used where DuckDB
-    /// would spend more on binding an expression than on the work (small tables), or on string
-    /// building (a million gdal_vsi paths).
+    /// kept share the source's vectors; the others copy only the kept rows. Chunks are built on
+    /// two threads when there are many, so `keep_row` and `value` must be safe to call
+    /// concurrently (read-only lambdas are). Used where DuckDB would spend more on binding an
+    /// expression than on the work (small tables), or on string building (a million gdal_vsi
+    /// paths).
     static std::shared_ptr<const ResultTable> derive(const ResultTable& src,
                                                      const std::vector<size_t>& columns,
-                                                     const std::function<bool(size_t)>& keep_row,
+                                                     const RowFilter& keep_row,
                                                      const std::string& name,
                                                      const StringColumn& value);
 
@@ -94,6 +117,7 @@ class ResultTable {
     size_t uniform_chunk_rows_ = 0;          // every chunk but the last has this many rows (0: no)
     int uniform_chunk_shift_ = -1;           // log2 of it when it is a power of two (2048 usually)
     std::vector<std::vector<Vec>> vectors_;  // [chunk][column]
+    std::vector<std::string> arenas_;        // text the vectors of derive() point into
     size_t rows_ = 0;
 };
 

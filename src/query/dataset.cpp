@@ -3,6 +3,7 @@
 #include "taco/dataset.hpp"
 
 #include "format/dataset_open.hpp"
+#include "io/trace.hpp"
 #include "metadata/result_table.hpp"
 #include "query/dataframe_impl.hpp"
 #include "query/dataset_context.hpp"
@@ -154,27 +155,33 @@ DataFrame Dataset::fetch_level(bool raw) const {
     {
         std::lock_guard lock(ctx_->db_mutex);
         try {
-            const auto all = metadata::ResultTable::fetch(
-                ctx_->db, "SELECT " + select + " FROM level" + std::to_string(level_) + "_table");
+            std::shared_ptr<const metadata::ResultTable> all;
+            {
+                io::TraceScope trace("data(): fetch level");
+                all = metadata::ResultTable::fetch(ctx_->db, "SELECT " + select + " FROM level" +
+                                                                 std::to_string(level_) + "_table");
+            }
+            io::TraceScope trace("data(): gdal_vsi + padding");
             const metadata::ResultTable& t = *all;
-            auto keep = [&](size_t row) {
-                return !t.is_null(row, *id) &&
-                       t.get_string(row, *id).substr(0, query::kPaddingPrefix.size()) !=
+            auto keep = [&](const metadata::ResultTable::ChunkRows& rows, size_t row) {
+                return !rows.is_null(row, *id) &&
+                       rows.get_string(row, *id).substr(0, query::kPaddingPrefix.size()) !=
                            query::kPaddingPrefix;
             };
             const std::string data_dir = src.vsi_root + "/DATA/";
-            auto vsi = [&](size_t row, std::string& out) {
+            auto vsi = [&](const metadata::ResultTable::ChunkRows& rows, size_t row,
+                           std::string& out) {
                 if (zip) {
-                    if (t.is_null(row, *offset) || t.is_null(row, *size)) return false;
-                    query::write_vsi_subfile(out, t.get_int(row, *offset), t.get_int(row, *size),
-                                             src.vsi_root);
+                    if (rows.is_null(row, *offset) || rows.is_null(row, *size)) return false;
+                    query::write_vsi_subfile(out, rows.get_int(row, *offset),
+                                             rows.get_int(row, *size), src.vsi_root);
                     return true;
                 }
-                if (t.is_null(row, *key) || t.is_null(row, *type)) return false;
-                const std::string_view kind = t.get_string(row, *type);
+                if (rows.is_null(row, *key) || rows.is_null(row, *type)) return false;
+                const std::string_view kind = rows.get_string(row, *type);
                 if (kind != "FILE" && kind != "FOLDER") return false;
                 out.assign(data_dir);
-                out += t.get_string(row, *key);
+                out += rows.get_string(row, *key);
                 if (kind == "FOLDER") out += level_ == 0 ? "/__meta__" : "__meta__";
                 return true;
             };

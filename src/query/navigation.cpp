@@ -81,18 +81,18 @@ std::shared_ptr<const metadata::ResultTable> fetch_children(DatasetContext& ctx,
     for (size_t c = 0; c < raw->columns(); ++c)
         if (raw->schema()[c].name != "internal:gdal_vsi") columns.push_back(c);
     const metadata::ResultTable& t = *raw;
-    auto keep = [&](size_t row) {
-        return !t.is_null(row, id) &&
-               t.get_string(row, id).substr(0, kPaddingPrefix.size()) != kPaddingPrefix;
+    auto keep = [&](const metadata::ResultTable::ChunkRows& rows, size_t row) {
+        return !rows.is_null(row, id) &&
+               rows.get_string(row, id).substr(0, kPaddingPrefix.size()) != kPaddingPrefix;
     };
-    auto vsi = [&](size_t row, std::string& out) {
+    auto vsi = [&](const metadata::ResultTable::ChunkRows& rows, size_t row, std::string& out) {
         if (archive) {
-            if (t.is_null(row, *offset) || t.is_null(row, *size)) return false;
-            write_vsi_subfile(out, t.get_int(row, *offset), t.get_int(row, *size), *archive);
+            if (rows.is_null(row, *offset) || rows.is_null(row, *size)) return false;
+            write_vsi_subfile(out, rows.get_int(row, *offset), rows.get_int(row, *size), *archive);
         } else {
             out.assign(dir);
             out += '/';
-            out += t.get_string(row, id);
+            out += rows.get_string(row, id);
         }
         return true;
     };

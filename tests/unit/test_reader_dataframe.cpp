@@ -113,6 +113,41 @@ TEST(ReaderDataFrame, NavigatesToAnyDepthWithPaddingHidden) {
     }
 }
 
+// data() of a base level builds gdal_vsi in C++, chunk by chunk on two threads, with the padding
+// rows dropped; the SQL view builds the same column with DuckDB expressions. Enough rows for many
+// chunks, and padding that ends in the middle of one.
+TEST(ReaderDataFrame, ComputedGdalPathsMatchTheSqlViewOnManyChunks) {
+    TempDir dir;
+    std::vector<Sample> samples;
+    const size_t n = 20'001;
+    for (size_t i = 0; i < n; ++i) {
+        const std::string id = "s" + std::to_string(i);
+        samples.push_back(Sample::bytes(id, i % 7 == 0 ? "" : sample_bytes(id)));
+    }
+    TortillaOptions opts;
+    opts.pad_to = 4096;  // 20,480 rows stored, 479 of them padding
+    const Taco taco(Tortilla(std::move(samples), opts), test_collection());
+    for (const char* name : {"many.tacozip", "many_folder"}) {
+        SCOPED_TRACE(name);
+        create(taco, dir / name);
+        const Dataset ds = load(dir / name);
+        const DataFrame computed = ds.data();
+        const DataFrame viewed = ds.sql("SELECT id, \"internal:gdal_vsi\" FROM data").data();
+        ASSERT_EQ(computed.rows(), n);
+        ASSERT_EQ(viewed.rows(), n);
+        for (size_t i = 0; i < n; ++i) {
+            ASSERT_EQ(computed.value(i, "id"), viewed.value(i, "id")) << "row " << i;
+            ASSERT_EQ(computed.value(i, "internal:gdal_vsi"), viewed.value(i, "internal:gdal_vsi"))
+                << "row " << i;
+        }
+        for (size_t i : {size_t{0}, size_t{1}, size_t{4095}, size_t{4096}, n - 1}) {
+            const std::string id = "s" + std::to_string(i);
+            EXPECT_EQ(computed.read_bytes(static_cast<int64_t>(i)),
+                      i % 7 == 0 ? "" : sample_bytes(id));
+        }
+    }
+}
+
 TEST(ReaderDataFrame, FolderChildrenAreReadOnceAndShared) {
     const DataFrame top = load(kNestedZip).data();
     const DataFrame a = frame_of(top.read("asia"));
