@@ -49,6 +49,19 @@ struct LevelFields {
     std::vector<FieldInfo> fields;
 };
 
+/// How concat() treats columns that not every dataset has (REFERENCE-API §A13).
+enum class ColumnMode {
+    Intersection,  // keep the columns every dataset has (default)
+    FillMissing,   // keep every column; NULL where a dataset lacks it
+    Strict,        // any difference is a SchemaError listing each dataset's columns
+};
+
+/// "intersection", "fill_missing", "strict"; QueryError naming the valid modes otherwise.
+ColumnMode parse_column_mode(const std::string& name);
+
+class Dataset;
+Dataset concat(const std::vector<Dataset>& datasets, ColumnMode mode);
+
 class Dataset {
   public:
     // --- COLLECTION.json -----------------------------------------------------------------------
@@ -72,8 +85,10 @@ class Dataset {
     const std::vector<LevelFields>& field_schema() const;
 
     // --- Container -------------------------------------------------------------------------------
-    /// The path given to `load`.
+    /// The path given to `load`; "<concatenated>" for the result of concat().
     const std::filesystem::path& path() const;
+    /// The files behind the dataset: {path()} for a loaded one, every input of a concatenation.
+    std::vector<std::filesystem::path> sources() const;
     ContainerFormat format() const;
     /// Number of consolidated level tables (views `level0` .. `level{N-1}`).
     size_t level_count() const;
@@ -106,6 +121,7 @@ class Dataset {
             bool base = false);
 
   private:
+    friend Dataset concat(const std::vector<Dataset>& datasets, ColumnMode mode);
     DataFrame fetch(bool raw) const;
     DataFrame fetch_level(bool raw) const;
 
@@ -122,5 +138,17 @@ class Dataset {
 /// Errors: IoError (missing or unreadable path), FormatError (not a valid dataset; the message
 /// names the file and what is missing or malformed), SchemaError (invalid taco:pit_schema).
 Dataset load(const std::filesystem::path& path);
+
+/// One dataset made of several (spec §8.4, REFERENCE-API §A13): level i of the result is the
+/// union of level i of every input, in input order, with nothing copied (the inputs' views stay
+/// lazy). Level 0 of each input is its current view, so sql() filters apply; deeper levels keep
+/// only the children of the rows it kept. Every row gains `internal:source_path` (the file it
+/// came from) and its `internal:gdal_vsi` points there; `internal:current_id`/`parent_id` are
+/// shifted so they stay unique across inputs (tacoreader leaves them colliding). Metadata is the
+/// first input's, with the `taco:pit_schema` counts summed.
+/// Errors: QueryError for fewer than 2 datasets or a view of a level other than 0; SchemaError
+/// when the containers differ (zip/folder), the PIT structures differ, a column navigation needs
+/// is missing from a view, a column has different types, or (Strict) the columns differ.
+Dataset concat(const std::vector<Dataset>& datasets, ColumnMode mode = ColumnMode::Intersection);
 
 }  // namespace taco

@@ -76,6 +76,15 @@ const std::vector<LevelFields>& Dataset::field_schema() const {
 const std::filesystem::path& Dataset::path() const {
     return ctx_->source.path;
 }
+std::vector<std::filesystem::path> Dataset::sources() const {
+    if (!ctx_->concat) return {ctx_->source.path};
+    std::vector<std::filesystem::path> out;
+    for (const query::ConcatPart& part : ctx_->concat->parts) {
+        const Dataset input(part.ctx, part.view_sql, 0);
+        for (auto& p : input.sources()) out.push_back(std::move(p));
+    }
+    return out;
+}
 ContainerFormat Dataset::format() const {
     return ctx_->source.format;
 }
@@ -96,7 +105,8 @@ Dataset Dataset::level(size_t index) const {
                               " does not exist; the dataset has levels 0.." +
                               std::to_string(level_count() - 1));
     }
-    return Dataset(ctx_, "SELECT * FROM level" + std::to_string(index), index, true);
+    // A concatenation's levels have no single root to compute paths from: they go through SQL.
+    return Dataset(ctx_, "SELECT * FROM level" + std::to_string(index), index, !ctx_->concat);
 }
 
 DataFrame Dataset::fetch(bool raw) const {

@@ -53,10 +53,17 @@ void check_required_columns(const format::OpenedDataset& src, size_t level,
 // concat() builds each string in one step, about twice as fast as a chain of || (which makes
 // every intermediate string); unlike ||, it skips NULLs, so NULL inputs are handled first to keep
 // the reference's NULL-in, NULL-out behaviour.
-std::string subfile_vsi_expression(const std::string& archive) {
-    return "CASE WHEN \"internal:offset\" IS NULL OR \"internal:size\" IS NULL THEN NULL ELSE "
-           "concat('/vsisubfile/', \"internal:offset\", '_', \"internal:size\", ',', " +
-           quote_literal(archive) + ") END";
+std::string gdal_vsi_expression(ContainerFormat format, const std::string& root_sql, size_t level) {
+    if (format == ContainerFormat::Zip) {
+        return "CASE WHEN \"internal:offset\" IS NULL OR \"internal:size\" IS NULL THEN NULL "
+               "ELSE concat('/vsisubfile/', \"internal:offset\", '_', \"internal:size\", ',', " +
+               root_sql + ") END";
+    }
+    const std::string key = level == 0 ? "\"id\"" : "\"internal:relative_path\"";
+    const std::string meta = level == 0 ? "'/__meta__'" : "'__meta__'";
+    return "CASE WHEN " + key + " IS NULL THEN NULL WHEN \"type\" = 'FOLDER' THEN concat(" +
+           root_sql + ", '/DATA/', " + key + ", " + meta + ") WHEN \"type\" = 'FILE' THEN concat(" +
+           root_sql + ", '/DATA/', " + key + ") ELSE NULL END";
 }
 
 constexpr const char* kNotPadding = "NOT starts_with(\"id\", '__TACOPAD__')";
@@ -91,16 +98,34 @@ void ChildrenCache::put(const std::string& key,
     }
 }
 
-std::string gdal_vsi_expression(const format::OpenedDataset& source, size_t level) {
-    if (source.format == ContainerFormat::Zip) {
-        return subfile_vsi_expression(source.vsi_root);
+std::string level_view_sql(const std::string& table, const std::vector<ColumnType>& columns,
+                           ContainerFormat format, const std::string& root_sql, size_t level) {
+    // A table that already carries internal:gdal_vsi (e.g. exported from a view) gets it
+    // replaced, so the view never has the column twice.
+    const std::string star =
+        has_column(columns, "internal:gdal_vsi") ? "* EXCLUDE (\"internal:gdal_vsi\")" : "*";
+    return "SELECT " + star + ", " + gdal_vsi_expression(format, root_sql, level) + " AS " +
+           quote_identifier("internal:gdal_vsi") + " FROM " + table + " WHERE " + kNotPadding;
+}
+
+void define_level_views(metadata::DuckSession& db, const DatasetContext& ctx,
+                        const std::string& prefix) {
+    if (ctx.concat) {
+        for (size_t k = 0; k < ctx.concat->parts.size(); ++k) {
+            define_level_views(db, *ctx.concat->parts[k].ctx,
+                               prefix + "p" + std::to_string(k) + "_");
+        }
+        define_concat_views(db, *ctx.concat, ctx.source.format, prefix);
+        return;
     }
-    const std::string data = quote_literal(source.vsi_root + "/DATA/");
-    const std::string key = level == 0 ? "\"id\"" : "\"internal:relative_path\"";
-    const std::string meta = level == 0 ? "'/__meta__'" : "'__meta__'";
-    return "CASE WHEN " + key + " IS NULL THEN NULL WHEN \"type\" = 'FOLDER' THEN concat(" + data +
-           ", " + key + ", " + meta + ") WHEN \"type\" = 'FILE' THEN concat(" + data + ", " + key +
-           ") ELSE NULL END";
+    for (size_t i = 0; i < ctx.level_files.size(); ++i) {
+        const std::string table = prefix + "level" + std::to_string(i) + "_table";
+        db.exec("CREATE VIEW " + table + " AS SELECT * FROM read_parquet(" +
+                quote_literal(ctx.level_files[i]) + ")");
+        db.exec("CREATE VIEW " + prefix + "level" + std::to_string(i) + " AS " +
+                level_view_sql(table, ctx.level_columns[i], ctx.source.format,
+                               quote_literal(ctx.source.vsi_root), i));
+    }
 }
 
 std::shared_ptr<DatasetContext> make_context(format::OpenedDataset opened) {
@@ -111,36 +136,27 @@ std::shared_ptr<DatasetContext> make_context(format::OpenedDataset opened) {
     std::lock_guard lock(ctx->db_mutex);
     configure_reader_session(db);
 
+    if (src.archive) ctx->archives.emplace(src.vsi_root, src.archive);
     for (size_t i = 0; i < src.levels.size(); ++i) {
         const format::LevelSource& level = src.levels[i];
-        std::string parquet_path;
         if (src.format == ContainerFormat::Zip) {
             auto mem = std::make_unique<io::MemFd>("taco-level");
             src.archive->copy_to_fd(level.offset, level.size, mem->fd(), level.name);
-            parquet_path = mem->proc_path();
+            ctx->level_files.push_back(mem->proc_path());
             ctx->level_bytes.push_back(std::move(mem));
         } else {
-            parquet_path = level.file.string();
+            ctx->level_files.push_back(level.file.string());
         }
-        const std::string table = "level" + std::to_string(i) + "_table";
         try {
-            db.exec("CREATE VIEW " + table + " AS SELECT * FROM read_parquet(" +
-                    quote_literal(parquet_path) + ")");
-            ctx->level_columns.push_back(metadata::describe_query(db, "SELECT * FROM " + table));
+            ctx->level_columns.push_back(metadata::describe_query(
+                db, "SELECT * FROM read_parquet(" + quote_literal(ctx->level_files[i]) + ")"));
         } catch (const QueryError& e) {
             throw FormatError(src.path.string() + ": " + level.name +
                               " is not a readable Parquet file: " + e.what());
         }
-        const std::vector<ColumnType>& cols = ctx->level_columns.back();
-        check_required_columns(src, i, cols);
-        // A table that already carries internal:gdal_vsi (e.g. exported from a view) gets it
-        // replaced, so the view never has the column twice.
-        const std::string star =
-            has_column(cols, "internal:gdal_vsi") ? "* EXCLUDE (\"internal:gdal_vsi\")" : "*";
-        db.exec("CREATE VIEW level" + std::to_string(i) + " AS SELECT " + star + ", " +
-                gdal_vsi_expression(src, i) + " AS " + quote_identifier("internal:gdal_vsi") +
-                " FROM " + table + " WHERE " + kNotPadding);
+        check_required_columns(src, i, ctx->level_columns.back());
     }
+    define_level_views(db, *ctx, "");
     db.exec("CREATE VIEW data AS SELECT * FROM level0");
     return ctx;
 }

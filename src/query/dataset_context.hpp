@@ -33,15 +33,43 @@ class ChildrenCache {
     std::unordered_map<std::string, std::list<Entry>::iterator> index_;
 };
 
+struct DatasetContext;
+
+/// One input of a concatenated dataset: the dataset it came from and the view it contributed.
+struct ConcatPart {
+    std::shared_ptr<DatasetContext> ctx;
+    std::string view_sql;   // its current view (level 0), in its own names
+    bool filtered = false;  // the view is not plain `level0`: deeper levels follow its rows
+    /// Per level: its columns as they enter the union, and what its internal:current_id values
+    /// are shifted by so that ids stay unique across the parts (internal:parent_id follows).
+    std::vector<std::vector<ColumnType>> columns;
+    std::vector<int64_t> id_base;
+};
+
+/// How the level tables of a concatenated dataset are made from its parts (REFERENCE-API §A13).
+struct ConcatPlan {
+    std::vector<ConcatPart> parts;
+    /// Per level: the columns of the union table, `internal:source_path` last.
+    std::vector<std::vector<ColumnType>> columns;
+};
+
 struct DatasetContext {
+    /// A loaded dataset: what was opened. A concatenated one: the first part's collection (with
+    /// the pit counts summed), path "<concatenated>", no archive.
     format::OpenedDataset source;
     metadata::DuckSession db;
     /// DuckDB connections run one statement at a time; every use of `db` holds this lock.
     std::mutex db_mutex;
     /// ZIP: the level Parquet bytes, copied out of the archive (DuckDB reads /proc/self/fd/N).
     std::vector<std::unique_ptr<io::MemFd>> level_bytes;
+    /// What read_parquet() reads for each level: a file, or /proc/self/fd/N of level_bytes.
+    std::vector<std::string> level_files;
     /// Columns of each raw level table (before the views add internal:gdal_vsi).
     std::vector<std::vector<ColumnType>> level_columns;
+    /// Set for a concatenated dataset.
+    std::shared_ptr<const ConcatPlan> concat;
+    /// Every archive `internal:gdal_vsi` paths may point into, by VSI root (one per ZIP part).
+    std::unordered_map<std::string, std::shared_ptr<io::ByteSource>> archives;
     ChildrenCache children;
 
     const std::string& name() const { return source.vsi_root; }
@@ -55,8 +83,28 @@ void configure_reader_session(metadata::DuckSession& db);
 /// (= level0). FormatError when a level is not readable Parquet or lacks a required column.
 std::shared_ptr<DatasetContext> make_context(format::OpenedDataset opened);
 
-/// The SQL expression of `internal:gdal_vsi` for one level (REFERENCE-API §A10).
-std::string gdal_vsi_expression(const format::OpenedDataset& source, size_t level);
+/// Creates `{prefix}level{i}_table` and `{prefix}level{i}` for every level of `ctx` in `db`
+/// (which may be another dataset's connection): over its Parquet files for a loaded dataset,
+/// over its parts' views (registered as `{prefix}p{k}_...`) for a concatenated one.
+void define_level_views(metadata::DuckSession& db, const DatasetContext& ctx,
+                        const std::string& prefix);
+
+/// The views `{prefix}level{i}_table` and `{prefix}level{i}` of a concatenated dataset, whose
+/// parts are already registered under `{prefix}p{k}_`.
+void define_concat_views(metadata::DuckSession& db, const ConcatPlan& plan, ContainerFormat format,
+                         const std::string& prefix);
+
+/// The SQL of part `k`'s rows at `level` as they enter the union (before column selection):
+/// its current view at level 0; at deeper levels its raw table, restricted to the children of
+/// the rows above when its view is filtered.
+std::string concat_part_relation(const ConcatPart& part, size_t k, size_t level,
+                                 const std::string& prefix);
+
+/// `SELECT <star>, <gdal_vsi> FROM table WHERE <not padding>` for one level. `root_sql` is the
+/// SQL expression of the VSI root: a literal for a loaded dataset, the internal:source_path
+/// column for a concatenated one (REFERENCE-API §A10).
+std::string level_view_sql(const std::string& table, const std::vector<ColumnType>& columns,
+                           ContainerFormat format, const std::string& root_sql, size_t level);
 
 /// Ids of padding samples start with this (`__TACOPAD__N`, FORMAT.md §4.5); readers hide them.
 inline constexpr std::string_view kPaddingPrefix = "__TACOPAD__";

@@ -26,7 +26,8 @@ bool is_remote(std::string_view vsi) {
 }
 
 std::shared_ptr<io::ByteSource> archive_for(DatasetContext& ctx, std::string_view root) {
-    if (ctx.source.archive && root == ctx.source.vsi_root) return ctx.source.archive;
+    const auto known = ctx.archives.find(std::string(root));
+    if (known != ctx.archives.end()) return known->second;
     if (is_remote(root)) remote_unsupported(root);
     return io::open_local_source(std::string(root));
 }
@@ -52,18 +53,20 @@ std::shared_ptr<const metadata::ResultTable> fetch_children(DatasetContext& ctx,
                                                             const std::string& where,
                                                             const std::string* archive,
                                                             const std::string& dir) {
+    // The archive names the file in messages (a concatenation has several).
+    const std::string container = archive ? *archive : ctx.name();
     std::lock_guard lock(ctx.db_mutex);
     std::shared_ptr<const metadata::ResultTable> raw;
     try {
         raw = metadata::ResultTable::fetch(ctx.db, "SELECT * FROM " + relation);
     } catch (const QueryError& e) {
-        throw FormatError(ctx.name() + ": " + where +
+        throw FormatError(container + ": " + where +
                           " is not a readable Parquet file: " + e.what());
     }
     auto need = [&](const char* name, std::initializer_list<TypeId> types) {
         const auto col = column_of(*raw, name, types);
         if (!col) {
-            throw NavigationError(ctx.name() + ": " + where + " has no usable column '" + name +
+            throw NavigationError(container + ": " + where + " has no usable column '" + name +
                                   "', which navigation needs; the dataset may be damaged or "
                                   "written by an incompatible tool");
         }

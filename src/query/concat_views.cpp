@@ -1,0 +1,100 @@
+// The SQL of a concatenated dataset's views. Each part keeps its own views, registered in the
+// concatenation's connection under a prefix (`p0_level0`, `p1_level0_table`, ...); the union
+// views read from those, so nothing is materialized and each part's filters stay lazy.
+#include <algorithm>
+
+#include "query/dataset_context.hpp"
+
+namespace taco::query {
+namespace {
+
+using metadata::quote_identifier;
+using metadata::quote_literal;
+
+constexpr const char* kCurrentId = "internal:current_id";
+constexpr const char* kParentId = "internal:parent_id";
+constexpr const char* kSourcePath = "internal:source_path";
+
+bool has_column(const std::vector<ColumnType>& cols, std::string_view name) {
+    return std::any_of(cols.begin(), cols.end(),
+                       [&](const ColumnType& c) { return c.name == name; });
+}
+
+std::string part_prefix(const std::string& prefix, size_t k) {
+    return prefix + "p" + std::to_string(k) + "_";
+}
+
+// The select list that turns part `k`'s rows at `level` into the union's columns: its own
+// columns (ids shifted, integers widened), NULL for the ones it lacks, and its source path.
+std::string part_select(const ConcatPlan& plan, size_t k, size_t level) {
+    const ConcatPart& part = plan.parts[k];
+    const std::vector<ColumnType>& own = part.columns[level];
+    std::string select;
+    for (const ColumnType& c : plan.columns[level]) {
+        const std::string name = quote_identifier(c.name);
+        std::string expr;
+        if (c.name == kSourcePath) {
+            // A part that is itself a concatenation carries the column; a loaded one is one file.
+            expr = part.ctx->concat ? name : quote_literal(part.ctx->source.vsi_root);
+        } else if (!has_column(own, c.name)) {
+            expr = "CAST(NULL AS " + c.type.sql_name() + ")";
+        } else if (c.name == kCurrentId) {
+            expr = "CAST(" + name + " AS BIGINT) + " + std::to_string(part.id_base[level]);
+        } else if (c.name == kParentId && level > 0) {
+            expr = "CAST(" + name + " AS BIGINT) + " + std::to_string(part.id_base[level - 1]);
+        } else {
+            expr = "CAST(" + name + " AS " + c.type.sql_name() + ")";
+        }
+        select += (select.empty() ? "" : ", ") + expr + " AS " + name;
+    }
+    return select;
+}
+
+}  // namespace
+
+std::string concat_part_relation(const ConcatPart& part, size_t k, size_t level,
+                                 const std::string& prefix) {
+    const std::string own = part_prefix(prefix, k);
+    const size_t levels = part.ctx->level_columns.size();
+    if (level == 0) {
+        // The part's view names level{i} and level{i}_table; common table expressions point
+        // those names at its registered views without touching the text of its query.
+        std::string with;
+        for (size_t i = 0; i < levels; ++i) {
+            const std::string n = "level" + std::to_string(i);
+            with += (with.empty() ? "WITH " : ", ") + n + "_table AS (SELECT * FROM " + own + n +
+                    "_table), " + n + " AS (SELECT * FROM " + own + n + ")";
+        }
+        return with + " SELECT * FROM (\n" + part.view_sql + "\n)";
+    }
+    std::string sql = "SELECT * FROM " + own + "level" + std::to_string(level) + "_table";
+    // A filtered view keeps only the children of the rows it kept (as the reference does); ids
+    // are compared before shifting, inside the part. Without the id columns (older writers)
+    // every row of the deeper level stays.
+    if (part.filtered && has_column(part.columns[level], kParentId) &&
+        has_column(part.columns[level - 1], kCurrentId)) {
+        sql += " WHERE " + quote_identifier(kParentId) + " IN (SELECT " +
+               quote_identifier(kCurrentId) + " FROM (\n" +
+               concat_part_relation(part, k, level - 1, prefix) + "\n))";
+    }
+    return sql;
+}
+
+void define_concat_views(metadata::DuckSession& db, const ConcatPlan& plan, ContainerFormat format,
+                         const std::string& prefix) {
+    for (size_t level = 0; level < plan.columns.size(); ++level) {
+        std::string branches;
+        for (size_t k = 0; k < plan.parts.size(); ++k) {
+            branches += (branches.empty() ? "" : "\nUNION ALL\n");
+            branches += "SELECT " + part_select(plan, k, level) + " FROM (\n" +
+                        concat_part_relation(plan.parts[k], k, level, prefix) + "\n)";
+        }
+        const std::string table = prefix + "level" + std::to_string(level) + "_table";
+        db.exec("CREATE VIEW " + table + " AS " + branches);
+        db.exec("CREATE VIEW " + prefix + "level" + std::to_string(level) + " AS " +
+                level_view_sql(table, plan.columns[level], format, quote_identifier(kSourcePath),
+                               level));
+    }
+}
+
+}  // namespace taco::query
