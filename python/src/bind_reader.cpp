@@ -161,7 +161,16 @@ void bind_reader(nb::module_& m) {
         .def_prop_ro("collection_json", &Dataset::collection_json,
                      "COLLECTION.json exactly as stored.")
         .def_prop_ro(
-            "path", [](const Dataset& d) { return d.path().string(); }, "The path given to load().")
+            "path", [](const Dataset& d) { return d.path().string(); },
+            "The path given to load(); \"<concatenated>\" for concat().")
+        .def_prop_ro(
+            "sources",
+            [](const Dataset& d) {
+                std::vector<std::string> out;
+                for (const auto& p : d.sources()) out.push_back(p.string());
+                return out;
+            },
+            "The files behind the dataset (several for concat()).")
         .def_prop_ro(
             "format", [](const Dataset& d) { return std::string(to_string(d.format())); },
             "\"zip\" or \"folder\".")
@@ -193,6 +202,16 @@ void bind_reader(nb::module_& m) {
     m.def(
         "load", [](const std::string& path) { return load(path); }, "path"_a,
         nb::call_guard<nb::gil_scoped_release>(), "Opens a TACO dataset (ZIP or FOLDER).");
+
+    m.def(
+        "concat",
+        [](const std::vector<Dataset>& datasets, const std::string& column_mode) {
+            const ColumnMode mode = parse_column_mode(column_mode);
+            nb::gil_scoped_release release;
+            return concat(datasets, mode);
+        },
+        "datasets"_a, "column_mode"_a = "intersection",
+        "One dataset whose levels are the unions of the inputs' levels (views stay lazy).");
 
     m.def(
         "validate",

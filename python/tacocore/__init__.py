@@ -1,6 +1,6 @@
 """tacocore: TACO 2.0 datasets for Earth Observation machine learning, on a native core.
 
-Reading mirrors tacoreader (``load``, ``TacoDataset``, ``TacoDataFrame``, ``.sql``, ``.data``,
+Reading mirrors tacoreader (``load``, ``concat``, ``TacoDataset``, ``TacoDataFrame``, ``.sql``, ``.data``,
 ``.read``) and creating mirrors tacotoolbox (``Sample``, ``Tortilla``, ``Taco``, ``create``), so
 switching is a change of import. Results are pyarrow tables; sample pixels decode to numpy.
 """
@@ -14,7 +14,7 @@ from ._core import (
     TacoQueryError,
     TacoSchemaError,
 )
-from ._reader import TacoDataFrame, TacoDataset, load, validate
+from ._reader import TacoDataFrame, TacoDataset, concat, load, validate
 from ._toolbox import Sample, Taco, Tortilla, create
 from . import datamodel  # tacotoolbox's layout: tacocore.datamodel.Sample is tacocore.Sample
 
@@ -28,6 +28,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "load",
+    "concat",
     "validate",
     "TacoDataset",
     "TacoDataFrame",

@@ -10,23 +10,44 @@ from typing import Any, Iterable, List, Optional, Sequence, Union
 
 from . import _core
 
-__all__ = ["load", "validate", "TacoDataset", "TacoDataFrame", "PITSchema"]
+__all__ = ["load", "concat", "validate", "TacoDataset", "TacoDataFrame", "PITSchema"]
 
 
 def load(path: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]) -> "TacoDataset":
     """Opens a TACO dataset: a ``.tacozip``/``.zip`` file or a FOLDER with COLLECTION.json.
 
-    A list with one path loads that path; an empty list raises TacoQueryError.
+    A list with one path loads that path; two or more are loaded and combined with
+    :func:`concat` (default column mode); an empty list raises TacoQueryError.
     """
     if isinstance(path, (list, tuple)):
         if not path:
             raise _core.TacoQueryError("Cannot load empty list of paths")
         if len(path) > 1:
-            raise _core.TacoQueryError(
-                f"loading {len(path)} datasets at once needs concat, which tacocore does not offer yet; "
-                "load them one by one")
+            return concat([load(p) for p in path])
         path = path[0]
     return TacoDataset(_core.load(os.fspath(path)))
+
+
+def concat(datasets: Sequence["TacoDataset"], column_mode: str = "intersection") -> "TacoDataset":
+    """Combines datasets with the same tree structure into one (tacoreader's ``concat``).
+
+    Level ``i`` of the result is the union of level ``i`` of every input, in order; nothing is
+    copied and each input's ``sql()`` filter applies (deeper levels keep only the children of the
+    rows it kept). ``column_mode``: ``"intersection"`` keeps the columns every input has,
+    ``"fill_missing"`` keeps all (NULL where missing), ``"strict"`` raises TacoSchemaError when
+    they differ. Every row gains ``internal:source_path``; ``internal:current_id`` and
+    ``internal:parent_id`` are shifted so they stay unique. Metadata is the first input's, with the
+    ``taco:pit_schema`` counts summed.
+
+    Raises TacoQueryError for fewer than 2 datasets or an unknown mode, TacoSchemaError when the
+    containers (zip/folder) or tree structures differ or a column navigation needs is missing.
+    """
+    datasets = list(datasets)
+    for d in datasets:
+        if not isinstance(d, TacoDataset):
+            raise TypeError(f"concat() takes TacoDataset objects, got {type(d).__name__}")
+        d._check_open()
+    return TacoDataset(_core.concat([d._native for d in datasets], column_mode))
 
 
 def validate(path: Union[str, os.PathLike]) -> list:
@@ -105,7 +126,10 @@ class TacoDataset:
     keywords = property(lambda self: self._native.keywords, doc="COLLECTION ``keywords`` or None.")
     taco_version = property(lambda self: self._native.taco_version, doc="COLLECTION ``taco_version``.")
     format = property(lambda self: self._native.format, doc='Container: "zip" or "folder".')
-    path = property(lambda self: self._native.path, doc="The path given to ``load``.")
+    path = property(lambda self: self._native.path,
+                    doc='The path given to ``load`` ("<concatenated>" for :func:`concat`).')
+    sources = property(lambda self: list(self._native.sources),
+                       doc="The files behind the dataset (every input of a concatenation).")
 
     @property
     def extent(self) -> Optional[dict]:

@@ -82,9 +82,18 @@ def test_read_script_gives_the_same_values_on_every_dataset(created, fixture_pat
     for side in ("reference", "tacocore"):
         directory = created[side][1]
         paths += [str(directory / "compat.tacozip"), str(directory / "compat")]
-    ref = run("reference", "read_dataset.py", *paths)
-    ours = run("tacocore", "read_dataset.py", *paths)
-    assert list(ours) == list(ref) == sorted(paths)
+    # load([a, b]) of the two writers' datasets, ZIP and FOLDER.
+    ref_dir, our_dir = created["reference"][1], created["tacocore"][1]
+    pairs = [(str(ref_dir / "compat.tacozip"), str(our_dir / "compat.tacozip")),
+             (str(our_dir / "compat"), str(ref_dir / "compat"))]
+    concat_args = [x for a, b in pairs for x in ("--concat", a, b)]
+    ref = run("reference", "read_dataset.py", *paths, *concat_args)
+    ours = run("tacocore", "read_dataset.py", *paths, *concat_args)
+    concat_keys = [f"concat {a} + {b}" for a, b in pairs]
+    assert list(ours) == list(ref) == sorted(paths + concat_keys)
+    for key in concat_keys:
+        assert ours[key]["len"] == 6
+        assert ours[key] == ref[key], key
     for path in paths:
         for key in ref[path]:
             assert ours[path][key] == ref[path][key], f"{path}: {key!r} differs"

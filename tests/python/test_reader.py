@@ -30,10 +30,12 @@ def test_load_empty_list_is_a_query_error():
         tacocore.load([])
 
 
-def test_load_many_paths_is_refused_clearly(fixture_paths):
+def test_load_many_paths_concatenates(fixture_paths):
     p = fixture_paths["reader-zip-flat"]
-    with pytest.raises(tacocore.TacoError, match="concat"):
-        tacocore.load([p, p])
+    ds = tacocore.load([p, pathlib.Path(p), p])
+    assert ds.path == "<concatenated>"
+    assert len(ds.sources) == 3
+    assert len(ds.data) == 15
 
 
 @pytest.mark.parametrize("name", sorted(FIXTURE_DATASETS))
