@@ -307,46 +307,53 @@ void parallel_for(size_t n, size_t min_items_for_threads, const std::function<vo
 
 }  // namespace
 
-std::shared_ptr<const ResultTable> ResultTable::derive(const ResultTable& src,
+// The computed column of a derived table: what fills it, and which chunks are filled.
+struct ResultTable::LazyColumn {
+    size_t column = 0;
+    std::shared_ptr<const ResultTable> source;  // the rows `value` reads
+    StringColumn value;
+    std::vector<size_t> source_chunk;        // per chunk: the source chunk it came from
+    std::vector<std::vector<sel_t>> picked;  // per chunk: its source rows (empty: all of them)
+    std::unique_ptr<std::once_flag[]> filled;
+    std::vector<std::string> arenas;  // per chunk: the text its strings point into
+};
+
+std::shared_ptr<const ResultTable> ResultTable::derive(std::shared_ptr<const ResultTable> src,
                                                        const std::vector<size_t>& columns,
                                                        const RowFilter& keep_row,
                                                        const std::string& name,
                                                        const StringColumn& value) {
+    auto table = derive_lazy(std::move(src), columns, keep_row, name, value);
+    table->fill_all();
+    return table;
+}
+
+std::shared_ptr<const ResultTable> ResultTable::derive_lazy(std::shared_ptr<const ResultTable> src,
+                                                            const std::vector<size_t>& columns,
+                                                            const RowFilter& keep_row,
+                                                            const std::string& name,
+                                                            StringColumn value) {
     std::shared_ptr<ResultTable> table(new ResultTable());
-    for (size_t c : columns) table->schema_.push_back(src.schema_.at(c));
+    for (size_t c : columns) table->schema_.push_back(src->schema_.at(c));
     table->schema_.push_back({name, DataType::string()});
 
-    // Chunks are independent, so they are built in parallel; each gets its own text arena, which
-    // its string vector points into (DuckDB's per-string C API call copies every string into the
-    // vector's heap and checks its UTF-8, which cost more than building the strings).
-    const size_t nchunks = src.chunks_.size();
+    // Chunks are independent, so they are built in parallel. Their computed strings are not:
+    // fill() writes them on first use, into an arena the string vector points at (DuckDB's
+    // per-string C API call would copy every string into the vector's heap and check its UTF-8).
+    const size_t nchunks = src->chunks_.size();
     std::vector<duckdb_data_chunk> built(nchunks, nullptr);
-    std::vector<std::string> arenas(nchunks);
+    std::vector<std::vector<sel_t>> picked(nchunks);
     try {
         parallel_for(nchunks, 8, [&](size_t k) {
-            auto from = static_cast<duckdb_data_chunk>(src.chunks_[k]);
-            const ChunkRows rows(src, k);
+            auto from = static_cast<duckdb_data_chunk>(src->chunks_[k]);
+            const ChunkRows rows(*src, k);
             const size_t n = duckdb_data_chunk_get_size(from);
-            std::vector<sel_t> picked;
-            picked.reserve(n);
+            std::vector<sel_t>& keep = picked[k];
+            keep.reserve(n);
             for (size_t i = 0; i < n; ++i)
-                if (keep_row(rows, i)) picked.push_back(static_cast<sel_t>(i));
-            const size_t kept = picked.size();
+                if (keep_row(rows, i)) keep.push_back(static_cast<sel_t>(i));
+            const size_t kept = keep.size();
             if (kept == 0) return;
-
-            // The arena is moved, never copied: its heap buffer (and the pointers into it)
-            // stays put.
-            std::string text, arena;
-            std::vector<std::pair<uint64_t, uint32_t>> spans(kept);  // (arena offset, length)
-            std::vector<bool> present(kept);
-            for (size_t r = 0; r < kept; ++r) {
-                present[r] = value(rows, picked[r], text);
-                if (!present[r]) continue;
-                if (arena.empty()) arena.reserve((kept - r) * (text.size() + 8) + 64);
-                spans[r] = {arena.size(), static_cast<uint32_t>(text.size())};
-                arena += text;
-            }
-            arena.reserve(64);  // heap-allocated even when short, so moving keeps its address
 
             std::vector<duckdb_logical_type> types(columns.size() + 1);
             for (size_t j = 0; j < columns.size(); ++j) {
@@ -359,7 +366,7 @@ std::shared_ptr<const ResultTable> ResultTable::derive(const ResultTable& src,
             duckdb_selection_vector sel = nullptr;
             if (kept != n) {
                 sel = duckdb_create_selection_vector(kept);
-                std::copy(picked.begin(), picked.end(), duckdb_selection_vector_get_data_ptr(sel));
+                std::copy(keep.begin(), keep.end(), duckdb_selection_vector_get_data_ptr(sel));
             }
             for (size_t j = 0; j < columns.size(); ++j) {
                 duckdb_vector in = duckdb_data_chunk_get_vector(from, columns[j]);
@@ -372,33 +379,79 @@ std::shared_ptr<const ResultTable> ResultTable::derive(const ResultTable& src,
                     duckdb_vector_reference_vector(out, in);
                 }
             }
-            if (sel) duckdb_destroy_selection_vector(sel);
-            duckdb_vector strings = duckdb_data_chunk_get_vector(to, columns.size());
-            auto* slots = static_cast<duckdb_string_t*>(duckdb_vector_get_data(strings));
-            for (size_t r = 0; r < kept; ++r) {
-                if (present[r]) {
-                    set_string(slots[r], arena.data() + spans[r].first, spans[r].second);
-                } else {
-                    duckdb_vector_ensure_validity_writable(strings);
-                    duckdb_validity_set_row_invalid(duckdb_vector_get_validity(strings), r);
-                }
-            }
+            if (sel)
+                duckdb_destroy_selection_vector(sel);
+            else
+                keep.clear();  // every row: no need to remember which
+            // Made writable now so the validity pointer the table records stays valid.
+            duckdb_vector_ensure_validity_writable(
+                duckdb_data_chunk_get_vector(to, columns.size()));
             duckdb_data_chunk_set_size(to, kept);
             built[k] = to;
-            arenas[k] = std::move(arena);
         });
     } catch (...) {
         for (auto& chunk : built)
             if (chunk) duckdb_destroy_data_chunk(&chunk);
         throw;
     }
+    auto lazy = std::make_unique<LazyColumn>();
+    lazy->column = columns.size();
     for (size_t k = 0; k < nchunks; ++k) {
         if (!built[k]) continue;
         table->add_chunk(built[k]);
-        table->arenas_.push_back(std::move(arenas[k]));
+        lazy->source_chunk.push_back(k);
+        lazy->picked.push_back(std::move(picked[k]));
     }
+    lazy->filled = std::make_unique<std::once_flag[]>(lazy->source_chunk.size());
+    lazy->arenas.resize(lazy->source_chunk.size());
+    lazy->source = std::move(src);
+    lazy->value = std::move(value);
+    table->lazy_ = std::move(lazy);
     table->finish();
     return table;
+}
+
+void ResultTable::fill(size_t chunk) const {
+    LazyColumn& lazy = *lazy_;
+    std::call_once(lazy.filled[chunk], [&] {
+        const ChunkRows rows(*lazy.source, lazy.source_chunk[chunk]);
+        const std::vector<sel_t>& picked = lazy.picked[chunk];
+        auto to = static_cast<duckdb_data_chunk>(chunks_[chunk]);
+        const size_t kept = duckdb_data_chunk_get_size(to);
+        // The arena is moved, never copied: its heap buffer (and the pointers into it) stays put.
+        std::string text, arena;
+        std::vector<std::pair<uint64_t, uint32_t>> spans(kept);  // (arena offset, length)
+        std::vector<bool> present(kept);
+        for (size_t r = 0; r < kept; ++r) {
+            present[r] = lazy.value(rows, picked.empty() ? r : picked[r], text);
+            if (!present[r]) continue;
+            if (arena.empty()) arena.reserve((kept - r) * (text.size() + 8) + 64);
+            spans[r] = {arena.size(), static_cast<uint32_t>(text.size())};
+            arena += text;
+        }
+        arena.reserve(64);  // heap-allocated even when short, so moving keeps its address
+        duckdb_vector strings = duckdb_data_chunk_get_vector(to, lazy.column);
+        auto* slots = static_cast<duckdb_string_t*>(duckdb_vector_get_data(strings));
+        uint64_t* validity = duckdb_vector_get_validity(strings);
+        for (size_t r = 0; r < kept; ++r) {
+            if (present[r]) {
+                set_string(slots[r], arena.data() + spans[r].first, spans[r].second);
+            } else {
+                duckdb_validity_set_row_invalid(validity, r);
+            }
+        }
+        lazy.arenas[chunk] = std::move(arena);
+    });
+}
+
+void ResultTable::fill_all() const {
+    if (!lazy_) return;
+    parallel_for(chunks_.size(), 8, [this](size_t k) { fill(k); });
+}
+
+const std::vector<void*>& ResultTable::raw_chunks() const {
+    fill_all();
+    return chunks_;
 }
 
 std::shared_ptr<const ResultTable> ResultTable::empty() {
@@ -417,10 +470,12 @@ ResultTable::ChunkRows::ChunkRows(const ResultTable& t, size_t chunk)
     : table_(t), chunk_(chunk), first_row_(t.chunk_start_[chunk]) {}
 
 bool ResultTable::ChunkRows::is_null(size_t i, size_t col) const {
+    if (table_.lazy_ && col == table_.lazy_->column) table_.fill(chunk_);
     return !valid(table_.vectors_[chunk_][col].validity, i);
 }
 
 std::string_view ResultTable::ChunkRows::get_string(size_t i, size_t col) const {
+    if (table_.lazy_ && col == table_.lazy_->column) table_.fill(chunk_);
     const Vec& v = table_.vectors_[chunk_][col];
     return valid(v.validity, i) ? string_of(v.data, i) : std::string_view();
 }
@@ -450,6 +505,7 @@ ResultTable::Cell ResultTable::locate(size_t row, size_t col) const {
             static_cast<size_t>(std::upper_bound(chunk_start_.begin(), chunk_start_.end(), row) -
                                 chunk_start_.begin() - 1);
     }
+    if (lazy_ && col == lazy_->column) fill(chunk);
     return {&vectors_[chunk][col], row - chunk_start_[chunk]};
 }
 
@@ -502,6 +558,7 @@ std::string_view ResultTable::get_string(size_t row, size_t col) const {
 void ResultTable::for_each_string(size_t col,
                                   const std::function<void(size_t, std::string_view)>& fn) const {
     if (rows_ > 0) typed(0, col, {TypeId::String, TypeId::Binary}, "text or bytes");
+    if (lazy_ && col == lazy_->column) fill_all();
     for (size_t c = 0; c < chunks_.size(); ++c) {
         const Vec& vec = vectors_[c][col];
         const size_t first = chunk_start_[c];

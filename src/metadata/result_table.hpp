@@ -67,11 +67,20 @@ class ResultTable {
     /// concurrently (read-only lambdas are). Used where DuckDB would spend more on binding an
     /// expression than on the work (small tables), or on string building (a million gdal_vsi
     /// paths).
-    static std::shared_ptr<const ResultTable> derive(const ResultTable& src,
+    static std::shared_ptr<const ResultTable> derive(std::shared_ptr<const ResultTable> src,
                                                      const std::vector<size_t>& columns,
                                                      const RowFilter& keep_row,
                                                      const std::string& name,
                                                      const StringColumn& value);
+    /// The same, except that the computed column of each chunk is filled when a cell of it is
+    /// first read (any accessor, raw_chunks(), for_each_string), from any thread. `value` is
+    /// kept until then, so it must own whatever it captures (no references to locals); the
+    /// table keeps `src` alive for it.
+    static std::shared_ptr<const ResultTable> derive_lazy(std::shared_ptr<const ResultTable> src,
+                                                          const std::vector<size_t>& columns,
+                                                          const RowFilter& keep_row,
+                                                          const std::string& name,
+                                                          StringColumn value);
 
     ~ResultTable();
     ResultTable(const ResultTable&) = delete;
@@ -94,14 +103,18 @@ class ResultTable {
     /// walking the chunks directly (no per-cell lookup).
     void for_each_string(size_t col, const std::function<void(size_t, std::string_view)>& fn) const;
 
-    /// The duckdb_data_chunk handles holding the rows, in order (for Arrow export).
-    const std::vector<void*>& raw_chunks() const { return chunks_; }
+    /// The duckdb_data_chunk handles holding the rows, in order (for Arrow export); a computed
+    /// column of derive_lazy() is filled first.
+    const std::vector<void*>& raw_chunks() const;
 
     struct Vec;  // one DuckDB vector: data, validity and (for lists) its child
 
   private:
+    struct LazyColumn;
     ResultTable() = default;
-    void add_chunk(void* chunk);  // takes ownership of a duckdb_data_chunk
+    void fill(size_t chunk) const;  // derive_lazy(): makes the computed strings of one chunk
+    void fill_all() const;          // ... of every chunk, on two threads
+    void add_chunk(void* chunk);    // takes ownership of a duckdb_data_chunk
     void finish();
     struct Cell {
         const Vec* vec;
@@ -117,7 +130,7 @@ class ResultTable {
     size_t uniform_chunk_rows_ = 0;          // every chunk but the last has this many rows (0: no)
     int uniform_chunk_shift_ = -1;           // log2 of it when it is a power of two (2048 usually)
     std::vector<std::vector<Vec>> vectors_;  // [chunk][column]
-    std::vector<std::string> arenas_;        // text the vectors of derive() point into
+    std::unique_ptr<LazyColumn> lazy_;       // derive(): the computed column and its text
     size_t rows_ = 0;
 };
 

@@ -171,31 +171,34 @@ DataFrame Dataset::fetch_level(bool raw) const {
                 all = metadata::ResultTable::fetch(ctx_->db, "SELECT " + select + " FROM level" +
                                                                  std::to_string(level_) + "_table");
             }
-            io::TraceScope trace("data(): gdal_vsi + padding");
-            const metadata::ResultTable& t = *all;
+            io::TraceScope trace("data(): padding");
             auto keep = [&](const metadata::ResultTable::ChunkRows& rows, size_t row) {
                 return !rows.is_null(row, *id) &&
                        rows.get_string(row, *id).substr(0, query::kPaddingPrefix.size()) !=
                            query::kPaddingPrefix;
             };
-            const std::string data_dir = src.vsi_root + "/DATA/";
-            auto vsi = [&](const metadata::ResultTable::ChunkRows& rows, size_t row,
-                           std::string& out) {
-                if (zip) {
-                    if (rows.is_null(row, *offset) || rows.is_null(row, *size)) return false;
-                    query::write_vsi_subfile(out, rows.get_int(row, *offset),
-                                             rows.get_int(row, *size), src.vsi_root);
+            // The paths are made when first read (often never for most rows, and a million of
+            // them cost as much as the Parquet decoding): the lambda owns what it uses.
+            auto vsi =
+                [zip, offset = offset.value_or(0), size = size.value_or(0), key = key.value_or(0),
+                 type = *type, root = src.vsi_root, data_dir = src.vsi_root + "/DATA/",
+                 meta = level_ == 0 ? "/__meta__" : "__meta__"](
+                    const metadata::ResultTable::ChunkRows& rows, size_t row, std::string& out) {
+                    if (zip) {
+                        if (rows.is_null(row, offset) || rows.is_null(row, size)) return false;
+                        query::write_vsi_subfile(out, rows.get_int(row, offset),
+                                                 rows.get_int(row, size), root);
+                        return true;
+                    }
+                    if (rows.is_null(row, key) || rows.is_null(row, type)) return false;
+                    const std::string_view kind = rows.get_string(row, type);
+                    if (kind != "FILE" && kind != "FOLDER") return false;
+                    out.assign(data_dir);
+                    out += rows.get_string(row, key);
+                    if (kind == "FOLDER") out += meta;
                     return true;
-                }
-                if (rows.is_null(row, *key) || rows.is_null(row, *type)) return false;
-                const std::string_view kind = rows.get_string(row, *type);
-                if (kind != "FILE" && kind != "FOLDER") return false;
-                out.assign(data_dir);
-                out += rows.get_string(row, *key);
-                if (kind == "FOLDER") out += level_ == 0 ? "/__meta__" : "__meta__";
-                return true;
-            };
-            rows = metadata::ResultTable::derive(t, shown_columns, keep, kGdalVsi, vsi);
+                };
+            rows = metadata::ResultTable::derive_lazy(all, shown_columns, keep, kGdalVsi, vsi);
         } catch (const QueryError& e) {
             rethrow_query(*ctx_, e);
         }

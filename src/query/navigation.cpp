@@ -83,7 +83,6 @@ std::shared_ptr<const metadata::ResultTable> fetch_children(DatasetContext& ctx,
     std::vector<size_t> columns;
     for (size_t c = 0; c < raw->columns(); ++c)
         if (raw->schema()[c].name != "internal:gdal_vsi") columns.push_back(c);
-    const metadata::ResultTable& t = *raw;
     auto keep = [&](const metadata::ResultTable::ChunkRows& rows, size_t row) {
         return !rows.is_null(row, id) &&
                rows.get_string(row, id).substr(0, kPaddingPrefix.size()) != kPaddingPrefix;
@@ -99,7 +98,7 @@ std::shared_ptr<const metadata::ResultTable> fetch_children(DatasetContext& ctx,
         }
         return true;
     };
-    return metadata::ResultTable::derive(t, columns, keep, "internal:gdal_vsi", vsi);
+    return metadata::ResultTable::derive(raw, columns, keep, "internal:gdal_vsi", vsi);
 }
 
 }  // namespace

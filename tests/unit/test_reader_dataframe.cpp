@@ -2,6 +2,9 @@
 // §A10), raw bytes, and the navigation errors.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <thread>
+
 #include "query/dataframe_impl.hpp"
 #include "reader_test_util.hpp"
 
@@ -146,6 +149,29 @@ TEST(ReaderDataFrame, ComputedGdalPathsMatchTheSqlViewOnManyChunks) {
                       i % 7 == 0 ? "" : sample_bytes(id));
         }
     }
+}
+
+// data() makes each chunk's paths when a cell of it is first read: threads reading the same
+// rows at once must all see complete, correct paths.
+TEST(ReaderDataFrame, PathsMadeOnFirstReadAreRightFromManyThreads) {
+    TempDir dir;
+    create(flat_taco(9'000), dir / "flat.tacozip");
+    const Dataset ds = load(dir / "flat.tacozip");
+    const DataFrame expected = ds.sql("SELECT \"internal:gdal_vsi\" FROM data").data();
+    const DataFrame df = ds.data();
+    std::vector<std::thread> threads;
+    std::atomic<size_t> mismatches{0};
+    for (size_t t = 0; t < 4; ++t) {
+        threads.emplace_back([&, t] {
+            for (size_t k = 0; k < df.rows(); ++k) {
+                const size_t i = t % 2 ? df.rows() - 1 - k : k;
+                if (df.value(i, "internal:gdal_vsi") != expected.value(i, "internal:gdal_vsi"))
+                    ++mismatches;
+            }
+        });
+    }
+    for (auto& th : threads) th.join();
+    EXPECT_EQ(mismatches.load(), 0u);
 }
 
 TEST(ReaderDataFrame, FolderChildrenAreReadOnceAndShared) {
