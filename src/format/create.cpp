@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "format/collection_json.hpp"
+#include "format/create_session.hpp"
 #include "format/dataset_writers.hpp"
 #include "io/staged_output.hpp"
 #include "io/trace.hpp"
@@ -39,6 +40,12 @@ ContainerFormat resolve_format(const fs::path& output, ContainerFormat requested
 }  // namespace
 
 CreateResult create(const Taco& taco, const fs::path& output, const CreateOptions& options) {
+    format::PendingSession db;
+    return format::create(taco, output, options, db);
+}
+
+CreateResult format::create(const Taco& taco, const fs::path& output, const CreateOptions& options,
+                            PendingSession& db) {
     ContainerFormat format = resolve_format(output, options.format);
     fs::path target = output;
     if (format == ContainerFormat::Folder) {
@@ -67,7 +74,6 @@ CreateResult create(const Taco& taco, const fs::path& output, const CreateOption
         }
     }
 
-    metadata::DuckSession db;
     CreateResult result;
     result.format = format;
     try {

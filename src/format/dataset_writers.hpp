@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "format/create_session.hpp"
 #include "io/cancel.hpp"
 #include "metadata/duckdb_session.hpp"
 #include "metadata/level_tables.hpp"
@@ -34,10 +35,9 @@ struct WritePlan {
 };
 
 /// Writes the ZIP container (FORMAT.md §2) to `path`; returns its size.
-uint64_t write_zip_dataset(WritePlan& plan, metadata::DuckSession& db,
-                           const std::filesystem::path& path);
+uint64_t write_zip_dataset(WritePlan& plan, PendingSession& db, const std::filesystem::path& path);
 /// Writes the FOLDER container (FORMAT.md §3) as directory `path`; returns bytes written.
-uint64_t write_folder_dataset(WritePlan& plan, metadata::DuckSession& db,
+uint64_t write_folder_dataset(WritePlan& plan, PendingSession& db,
                               const std::filesystem::path& path);
 
 }  // namespace taco::format

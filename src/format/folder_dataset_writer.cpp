@@ -50,7 +50,7 @@ void copy_sample_file(const fs::path& from, const fs::path& to, uint64_t expecte
 
 class FolderDatasetWriter {
   public:
-    FolderDatasetWriter(WritePlan& plan, metadata::DuckSession& db, const fs::path& root)
+    FolderDatasetWriter(WritePlan& plan, PendingSession& db, const fs::path& root)
         : plan_(plan), db_(db), root_(root) {}
 
     uint64_t write() {
@@ -63,7 +63,7 @@ class FolderDatasetWriter {
         for (size_t d = 0; d < plan_.levels.size(); ++d) {
             auto cols = metadata::level_columns(plan_.levels, d, nullptr);
             fs::path p = root_ / "METADATA" / ("level" + std::to_string(d) + ".parquet");
-            db_.write_parquet(cols, p.string(), plan_.level_parquet());
+            db_.get().write_parquet(cols, p.string(), plan_.level_parquet());
             bytes_ += fs::file_size(p);
         }
         write_bytes(root_ / "COLLECTION.json", plan_.collection_json);
@@ -83,7 +83,7 @@ class FolderDatasetWriter {
             }
             auto cols = metadata::meta_columns(plan_.levels[level + 1], r.child_begin,
                                                s.children().size(), nullptr);
-            db_.write_parquet(cols, (p / "__meta__").string(), WritePlan::meta_parquet());
+            db_.get().write_parquet(cols, (p / "__meta__").string(), WritePlan::meta_parquet());
             bytes_ += fs::file_size(p / "__meta__");
             return;
         }
@@ -97,14 +97,14 @@ class FolderDatasetWriter {
     }
 
     WritePlan& plan_;
-    metadata::DuckSession& db_;
+    PendingSession& db_;
     fs::path root_;
     uint64_t bytes_ = 0;
 };
 
 }  // namespace
 
-uint64_t write_folder_dataset(WritePlan& plan, metadata::DuckSession& db, const fs::path& path) {
+uint64_t write_folder_dataset(WritePlan& plan, PendingSession& db, const fs::path& path) {
     return FolderDatasetWriter(plan, db, path).write();
 }
 

@@ -11,6 +11,7 @@
 #include "format/zip_writer.hpp"
 #include "io/file.hpp"
 #include "io/memfd.hpp"
+#include "io/read_ahead.hpp"
 #include "io/trace.hpp"
 #include "metadata/table_columns.hpp"
 #include "taco/errors.hpp"
@@ -23,8 +24,8 @@ using metadata::Placement;
 
 class ZipDatasetWriter {
   public:
-    ZipDatasetWriter(WritePlan& plan, metadata::DuckSession& db, ZipWriter& zip)
-        : plan_(plan), db_(db), zip_(zip), placement_(plan.levels.size()) {
+    ZipDatasetWriter(WritePlan& plan, PendingSession& db, ZipWriter& zip)
+        : plan_(plan), db_(db), zip_(zip), placement_(plan.levels.size()), sources_(disk_files()) {
         for (size_t d = 0; d < plan.levels.size(); ++d) {
             placement_[d].offset.assign(plan.levels[d].rows.size(), 0);
             placement_[d].size.assign(plan.levels[d].rows.size(), 0);
@@ -61,6 +62,25 @@ class ZipDatasetWriter {
     }
 
   private:
+    // The files on disk in the order write_data copies them, for sources_ to read ahead.
+    std::vector<const std::filesystem::path*> disk_files() const {
+        std::vector<const std::filesystem::path*> files;
+        for (size_t i = 0; i < plan_.levels[0].rows.size(); ++i)
+            collect_disk_files(0, static_cast<int64_t>(i), files);
+        return files;
+    }
+    void collect_disk_files(size_t level, int64_t row,
+                            std::vector<const std::filesystem::path*>& files) const {
+        const auto& r = plan_.levels[level].rows[row];
+        const Sample& s = *r.sample;
+        if (s.is_folder()) {
+            for (size_t j = 0; j < s.children().size(); ++j)
+                collect_disk_files(level + 1, r.child_begin + static_cast<int64_t>(j), files);
+        } else if (!s.path().empty()) {
+            files.push_back(&s.path());
+        }
+    }
+
     // Depth-first in sample order: a FOLDER's files come right after it, before its next sibling.
     void write_data(size_t level, int64_t row, const std::string& prefix) {
         const auto& r = plan_.levels[level].rows[row];
@@ -74,7 +94,8 @@ class ZipDatasetWriter {
         }
         size_t e;
         if (!s.path().empty()) {
-            e = zip_.add_file(name, s.path());
+            const size_t k = next_source_++;
+            e = zip_.add_file(name, sources_.take(k), sources_.path(k).native());
             if (zip_.entry(e).size != s.size()) {
                 throw IoError("sample '" + name.substr(5) + "': " + s.path().string() +
                               " changed size while " + "being written (expected " +
@@ -116,20 +137,21 @@ class ZipDatasetWriter {
     size_t add_parquet(const std::string& name, const std::vector<metadata::TableColumn>& cols,
                        const metadata::ParquetOptions& options) {
         io::MemFd mem("taco-parquet");
-        db_.write_parquet(cols, mem.proc_path(), options);
+        db_.get().write_parquet(cols, mem.proc_path(), options);
         return zip_.add_fd(name, mem.fd(), mem.size());
     }
 
     WritePlan& plan_;
-    metadata::DuckSession& db_;
+    PendingSession& db_;
     ZipWriter& zip_;
     std::vector<Placement> placement_;
+    io::ReadAhead sources_;
+    size_t next_source_ = 0;
 };
 
 }  // namespace
 
-uint64_t write_zip_dataset(WritePlan& plan, metadata::DuckSession& db,
-                           const std::filesystem::path& path) {
+uint64_t write_zip_dataset(WritePlan& plan, PendingSession& db, const std::filesystem::path& path) {
     io::File out = io::File::create_exclusive(path, 0644);
     ZipWriter zip(out.fd(), path.string());
     ZipDatasetWriter(plan, db, zip).write();

@@ -7,12 +7,14 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <exception>
 #include <stdexcept>
 
 #include "format/zip_constants.hpp"
 #include "io/cancel.hpp"
 #include "io/crc32.hpp"
 #include "io/file.hpp"
+#include "io/source_file.hpp"
 #include "model/utf8.hpp"
 #include "taco/errors.hpp"
 
@@ -80,7 +82,9 @@ uint64_t local_header_extra(uint64_t size) {
 // Closes a source descriptor on every path out of add_file.
 struct FdCloser {
     int fd;
-    ~FdCloser() { ::close(fd); }
+    ~FdCloser() {
+        if (fd >= 0) ::close(fd);
+    }
 };
 
 }  // namespace
@@ -130,35 +134,39 @@ size_t ZipWriter::add_bytes(std::string_view name, std::string_view data, const 
 
 size_t ZipWriter::add_file(std::string_view name, const std::filesystem::path& src,
                            const EntryAttrs& attrs) {
+    const io::SourceFile file = io::open_source(src.string());
+    FdCloser closer{file.fd};
+    return add_file(name, file, src.string(), attrs);
+}
+
+size_t ZipWriter::add_file(std::string_view name, const io::SourceFile& src,
+                           const std::string& src_name, const EntryAttrs& attrs) {
     const uint16_t flags = name_flags(name, name_);
     check_usable();
-    int src_fd = ::open(src.c_str(), O_RDONLY | O_CLOEXEC);
-    if (src_fd < 0) {
-        throw IoError("cannot open '" + src.string() + "': " + std::strerror(errno));
-    }
-    FdCloser closer{src_fd};
-    struct stat st {};
-    if (::fstat(src_fd, &st) != 0) {
-        throw IoError("cannot stat '" + src.string() + "': " + std::strerror(errno));
-    }
+    if (src.error) std::rethrow_exception(src.error);
+    const struct stat& st = src.st;
     if (!S_ISREG(st.st_mode)) {
-        throw IoError("cannot add '" + src.string() + "' to '" + name_ + "': not a regular file");
+        throw IoError("cannot add '" + src_name + "' to '" + name_ + "': not a regular file");
     }
-    // Read-ahead hint for big files only: for small ones the syscall costs more than it saves.
-    if (static_cast<uint64_t>(st.st_size) >= (uint64_t{1} << 20))
-        ::posix_fadvise(src_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     const auto size = static_cast<uint64_t>(st.st_size);
     const DosDateTime time = attrs.time ? *attrs.time : to_dos_date_time(st.st_mtime);
     const uint32_t external_attr =
         attrs.external_attr.value_or(static_cast<uint32_t>(st.st_mode & 0xFFFF) << 16);
 
     failed_ = true;
-    // The CRC goes into the local header before the data, so it is patched in after the copy.
-    const size_t index = begin_entry(name, flags, size, 0, time, external_attr);
-    // st_blocks below the size means the file has holes; only then are they worth looking for.
-    const bool sparse = static_cast<uint64_t>(st.st_blocks) * 512 < size;
-    const uint32_t crc = copy_from_fd(src_fd, size, src.string(), sparse);
-    set_crc(index, crc);
+    size_t index;
+    if (src.loaded) {
+        index = begin_entry(name, flags, size, src.crc, time, external_attr);
+        copy_from_memory(src.contents, size, src_name);
+    } else {
+        // Read-ahead hint for big files only: for small ones the syscall costs more than it saves.
+        if (size >= (uint64_t{1} << 20)) ::posix_fadvise(src.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+        // The CRC goes into the local header before the data, so it is patched in after the copy.
+        index = begin_entry(name, flags, size, 0, time, external_attr);
+        // st_blocks below the size means the file has holes; only then are they worth looking for.
+        const bool sparse = static_cast<uint64_t>(st.st_blocks) * 512 < size;
+        set_crc(index, copy_from_fd(src.fd, size, src_name, sparse));
+    }
     failed_ = false;
     return index;
 }
@@ -379,6 +387,22 @@ uint32_t ZipWriter::copy_from_fd(int src_fd, uint64_t size, const std::string& s
         done += n;
     }
     return crc;
+}
+
+// copy_from_fd's loop for bytes read earlier: the buffer is flushed at the same offsets, so the
+// archive (and which of its zero blocks become holes) does not depend on who read the file.
+void ZipWriter::copy_from_memory(const uint8_t* data, uint64_t size, const std::string& src_name) {
+    uint64_t done = 0;
+    while (done < size) {
+        if (used_ == kBufferSize) {
+            io::throw_if_cancelled(("copying " + src_name).c_str());
+            flush();
+        }
+        const uint64_t n = std::min<uint64_t>(kBufferSize - used_, size - done);
+        std::memcpy(buffer_.get() + used_, data + done, n);
+        used_ += n;
+        done += n;
+    }
 }
 
 void ZipWriter::append(const void* data, size_t n) {

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "io/source_file.hpp"
+
 namespace taco::format {
 
 /// MS-DOS time and date fields as stored in ZIP headers (2-second resolution, local time).
@@ -92,6 +94,13 @@ class ZipWriter {
     size_t add_file(std::string_view name, const std::filesystem::path& src,
                     const EntryAttrs& attrs = {});
 
+    /// add_file for a source the caller opened (io::ReadAhead, io::open_source): its bytes come
+    /// from `src.contents` when loaded, else from `src.fd` (not closed here). `src.error` is thrown
+    /// once the name is checked, like the errors of opening above; `src_name` names it in the
+    /// others.
+    size_t add_file(std::string_view name, const io::SourceFile& src, const std::string& src_name,
+                    const EntryAttrs& attrs = {});
+
     /// Copies `size` bytes of `src_fd` starting at its offset 0 (whatever its file position), e.g.
     /// a memfd holding a Parquet file. Defaults as add_bytes.
     size_t add_fd(std::string_view name, int src_fd, uint64_t size, const EntryAttrs& attrs = {});
@@ -130,6 +139,7 @@ class ZipWriter {
     size_t begin_entry(std::string_view name, uint16_t flags, uint64_t size, uint32_t crc,
                        DosDateTime time, uint32_t external_attr);
     uint32_t copy_from_fd(int src_fd, uint64_t size, const std::string& src_name, bool probe_holes);
+    void copy_from_memory(const uint8_t* data, uint64_t size, const std::string& src_name);
     void append(const void* data, size_t n);
     uint8_t* reserve(size_t n);
     void flush();

@@ -1,7 +1,16 @@
 #include "toolbox/directory_source.hpp"
 
+#include <dirent.h>
+#include <sys/stat.h>
+
 #include <algorithm>
-#include <map>
+#include <cerrno>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <future>
+#include <memory>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -15,45 +24,92 @@ namespace fs = std::filesystem;
 namespace taco::toolbox {
 namespace {
 
+// Kept small: the nodes of a directory are sorted by moving them.
 struct Node {
     std::string id;
-    std::string rel;  // relative path, '/' separated
-    fs::path path;
+    std::string rel;   // relative path, '/' separated
+    std::string path;  // absolute
     bool folder = false;
     std::vector<Node> children;
+    std::vector<Value>* row = nullptr;  // the node's metadata row, if the table has one
 };
 
-std::vector<Node> scan(const fs::path& dir, const std::string& rel_prefix) {
+// A FILE sample made while the metadata table is read, or why it could not be made.
+struct FileSample {
+    std::optional<Sample> sample;
+    std::exception_ptr error;  // thrown where build() reaches the file
+};
+
+enum class EntryKind { File, Directory, Other };
+
+// The type readdir reported saves a stat per entry; symlinks (followed, as everywhere else) and
+// file systems that report no type are stat'ed relative to the open directory.
+EntryKind entry_kind(DIR* dir, const dirent& entry, const std::string& path) {
+    if (entry.d_type == DT_DIR) return EntryKind::Directory;
+    if (entry.d_type == DT_REG) return EntryKind::File;
+    if (entry.d_type != DT_LNK && entry.d_type != DT_UNKNOWN) return EntryKind::Other;
+    struct stat st {};
+    if (::fstatat(::dirfd(dir), entry.d_name, &st, 0) != 0)
+        throw IoError("cannot stat " + path + ": " + std::strerror(errno));
+    if (S_ISDIR(st.st_mode)) return EntryKind::Directory;
+    return S_ISREG(st.st_mode) ? EntryKind::File : EntryKind::Other;
+}
+
+// `dir / name` as fs::path spells it, without building an fs::path: each one parses and allocates
+// every component of the path, which costs more than listing the entry.
+std::string join(const std::string& dir, const char* name) {
+    return dir.empty() || dir.back() == '/' ? dir + name : dir + '/' + name;
+}
+
+// POSIX readdir and plain strings rather than fs::directory_iterator and fs::path: listing a
+// directory of 10,000 files took several times the system calls it needs.
+std::vector<Node> scan(const std::string& dir, const std::string& rel_prefix) {
+    std::unique_ptr<DIR, int (*)(DIR*)> handle(::opendir(dir.c_str()), ::closedir);
+    if (!handle) throw IoError("cannot list directory " + dir + ": " + std::strerror(errno));
     std::vector<Node> nodes;
-    std::error_code ec;
-    fs::directory_iterator it(dir, ec);
-    if (ec) throw IoError("cannot list directory " + dir.string() + ": " + ec.message());
-    for (const auto& entry : it) {
-        std::string name = entry.path().filename().string();
-        if (name.empty() || name[0] == '.') continue;
+    for (;;) {
+        errno = 0;
+        const dirent* entry = ::readdir(handle.get());
+        if (entry == nullptr) break;
+        if (entry->d_name[0] == '.') continue;  // hidden, and the . and .. entries
         Node n;
-        n.id = name;
-        n.rel = rel_prefix + name;
-        n.path = entry.path();
-        // is_directory / is_regular_file use the type the directory listing gave (d_type) and
-        // stat only symlinks, which they follow: one syscall saved per file.
-        bool is_dir = entry.is_directory(ec);
-        bool is_file = !ec && !is_dir && entry.is_regular_file(ec);
-        if (ec) throw IoError("cannot stat " + entry.path().string() + ": " + ec.message());
-        if (is_dir) {
+        n.id = entry->d_name;
+        n.rel = rel_prefix + n.id;
+        n.path = join(dir, entry->d_name);
+        const EntryKind kind = entry_kind(handle.get(), *entry, n.path);
+        if (kind == EntryKind::Directory) {
             n.folder = true;
-            n.children = scan(entry.path(), n.rel + "/");
+            n.children = scan(n.path, n.rel + "/");
             if (n.children.empty()) {
-                throw IoError("directory " + entry.path().string() +
+                throw IoError("directory " + n.path +
                               " has no files: a FOLDER sample needs at least one child");
             }
-        } else if (!is_file) {
-            throw IoError(entry.path().string() + " is neither a regular file nor a directory");
+        } else if (kind == EntryKind::Other) {
+            throw IoError(n.path + " is neither a regular file nor a directory");
         }
         nodes.push_back(std::move(n));
     }
+    if (errno != 0) throw IoError("cannot list directory " + dir + ": " + std::strerror(errno));
     std::sort(nodes.begin(), nodes.end(), [](const Node& a, const Node& b) { return a.id < b.id; });
     return nodes;
+}
+
+// Stats every file (Sample::file), in build()'s order, without stopping at the first failure:
+// build() throws each error where the one-pass version threw it, so the error reported does not
+// depend on this running before the metadata table is known.
+void make_file_samples(const std::vector<Node>& nodes, std::vector<FileSample>& files) {
+    for (const auto& n : nodes) {
+        if (n.folder) {
+            make_file_samples(n.children, files);
+            continue;
+        }
+        FileSample& f = files.emplace_back();
+        try {
+            f.sample = Sample::file(n.id, n.path);
+        } catch (...) {
+            f.error = std::current_exception();
+        }
+    }
 }
 
 struct Table {
@@ -61,10 +117,10 @@ struct Table {
     std::unordered_map<std::string, std::vector<Value>> rows;  // key -> values
 };
 
-Table read_table(const fs::path& file, const std::string& key) {
+Table read_table(format::PendingSession& session, const fs::path& file, const std::string& key) {
     std::error_code ec;
     if (!fs::is_regular_file(file, ec)) throw IoError("metadata table not found: " + file.string());
-    metadata::DuckSession db(1);
+    metadata::DuckSession& db = session.get();
     std::shared_ptr<const metadata::ResultTable> result;
     try {
         // DuckDB picks the reader from the file (CSV, Parquet, JSON); other types without a TACO
@@ -137,43 +193,76 @@ Table read_table(const fs::path& file, const std::string& key) {
     return t;
 }
 
+// Points every node at its row of the table; returns how many nodes have one.
+size_t attach_rows(std::vector<Node>& nodes, Table& table) {
+    size_t matched = 0;
+    for (auto& n : nodes) {
+        auto it = table.rows.find(n.rel);
+        if (it != table.rows.end()) {
+            n.row = &it->second;
+            ++matched;
+        }
+        if (n.folder) matched += attach_rows(n.children, table);
+    }
+    return matched;
+}
+
 // Columns with at least one value among the samples of each level.
-void collect_level_columns(const std::vector<Node>& nodes, size_t level, const Table& table,
+void collect_level_columns(const std::vector<Node>& nodes, size_t level,
                            std::vector<std::set<size_t>>& used) {
     if (used.size() <= level) used.resize(level + 1);
     for (const auto& n : nodes) {
-        auto it = table.rows.find(n.rel);
-        if (it != table.rows.end()) {
-            for (size_t c = 0; c < it->second.size(); ++c)
-                if (!it->second[c].is_null()) used[level].insert(c);
+        if (n.row) {
+            for (size_t c = 0; c < n.row->size(); ++c)
+                if (!(*n.row)[c].is_null()) used[level].insert(c);
         }
-        if (n.folder) collect_level_columns(n.children, level + 1, table, used);
+        if (n.folder) collect_level_columns(n.children, level + 1, used);
     }
 }
 
-Tortilla build(const std::vector<Node>& nodes, size_t level, const Table* table,
-               const std::vector<std::set<size_t>>& used, const DirectoryOptions& options) {
+// The inputs of build(): `files` holds the FILE samples in build()'s order, `next` the first not
+// taken yet.
+struct BuildState {
+    const Table* table;
+    const std::vector<std::set<size_t>>& used;
+    const DirectoryOptions& options;
+    std::vector<FileSample>& files;
+    size_t next = 0;
+};
+
+Sample take_file_sample(BuildState& state) {
+    FileSample& f = state.files[state.next++];
+    if (f.error) std::rethrow_exception(f.error);
+    return std::move(*f.sample);
+}
+
+// Each row belongs to one node, so its values are moved into the sample.
+Tortilla build(std::vector<Node>& nodes, size_t level, BuildState& state) {
+    const Table* table = state.table;
+    const auto& used = state.used;
     std::vector<Sample> samples;
     samples.reserve(nodes.size());
-    for (const auto& n : nodes) {
-        Sample s = n.folder
-                       ? Sample::folder(n.id, build(n.children, level + 1, table, used, options))
-                       : Sample::file(n.id, n.path);
+    for (auto& n : nodes) {
+        Sample s = n.folder ? Sample::folder(n.id, build(n.children, level + 1, state))
+                            : take_file_sample(state);
         if (table && level < used.size()) {
-            auto it = table->rows.find(n.rel);
             for (size_t c : used[level]) {
                 const auto& col = table->columns[c];
-                s.set(col.name, it != table->rows.end() ? it->second[c] : Value::null(col.type));
+                s.set(col.name, n.row ? std::move((*n.row)[c]) : Value::null(col.type));
             }
         }
         samples.push_back(std::move(s));
     }
     TortillaOptions topts;
-    topts.pad_to = options.pad_to;
+    topts.pad_to = state.options.pad_to;
     return Tortilla(std::move(samples), topts);
 }
 
-void check_all_keys_used(const Table& table, const std::vector<Node>& nodes, const fs::path& file) {
+// Keys are unique in the table and paths unique in the tree, so every row found a node exactly
+// when `matched` equals the number of rows; only then is the slow listing skipped.
+void check_all_keys_used(const Table& table, const std::vector<Node>& nodes, size_t matched,
+                         const fs::path& file) {
+    if (matched == table.rows.size()) return;
     std::set<std::string> known;
     std::vector<const std::vector<Node>*> stack{&nodes};
     while (!stack.empty()) {
@@ -187,7 +276,6 @@ void check_all_keys_used(const Table& table, const std::vector<Node>& nodes, con
     std::vector<std::string> unknown;
     for (const auto& [k, v] : table.rows)
         if (!known.count(k)) unknown.push_back(k);
-    if (unknown.empty()) return;
     std::sort(unknown.begin(), unknown.end());
     std::string list;
     for (size_t i = 0; i < std::min<size_t>(unknown.size(), 5); ++i)
@@ -199,20 +287,32 @@ void check_all_keys_used(const Table& table, const std::vector<Node>& nodes, con
 
 }  // namespace
 
-Tortilla tortilla_from_directory(const fs::path& dir, const DirectoryOptions& options) {
+Tortilla tortilla_from_directory(const fs::path& dir, const DirectoryOptions& options,
+                                 format::PendingSession& db) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) throw IoError("input directory not found: " + dir.string());
     io::TraceScope trace("create: scan + metadata table");
-    std::vector<Node> nodes = scan(fs::absolute(dir), "");
+    // DuckDB reads the table on a second thread while this one lists and stats the files: the
+    // two do not depend on each other and take about as long. Errors keep their order: the
+    // directory's first, then the table's (get() rethrows them), then the samples'.
+    std::future<Table> pending;
+    if (options.metadata_table) {
+        pending = std::async(std::launch::async, read_table, std::ref(db), *options.metadata_table,
+                             options.key_column);
+    }
+    std::vector<Node> nodes = scan(fs::absolute(dir).string(), "");
     if (nodes.empty()) throw IoError("input directory " + dir.string() + " has no files");
+    std::vector<FileSample> files;
+    make_file_samples(nodes, files);
     std::optional<Table> table;
     std::vector<std::set<size_t>> used;
-    if (options.metadata_table) {
-        table = read_table(*options.metadata_table, options.key_column);
-        check_all_keys_used(*table, nodes, *options.metadata_table);
-        collect_level_columns(nodes, 0, *table, used);
+    if (pending.valid()) {
+        table = pending.get();
+        check_all_keys_used(*table, nodes, attach_rows(nodes, *table), *options.metadata_table);
+        collect_level_columns(nodes, 0, used);
     }
-    return build(nodes, 0, table ? &*table : nullptr, used, options);
+    BuildState state{table ? &*table : nullptr, used, options, files};
+    return build(nodes, 0, state);
 }
 
 }  // namespace taco::toolbox

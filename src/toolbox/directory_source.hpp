@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "format/create_session.hpp"
 #include "taco/tortilla.hpp"
 
 namespace taco::toolbox {
@@ -24,6 +25,8 @@ struct DirectoryOptions {
 /// Table columns other than the key become extension fields of the samples they match; at each
 /// level, a column that has values there is given to every sample of that level (null where the
 /// table has no value). Throws IoError / SchemaError naming the path, row or column at fault.
-Tortilla tortilla_from_directory(const std::filesystem::path& dir, const DirectoryOptions& options);
+/// The table is read through `db`, on a second thread while the directory is listed.
+Tortilla tortilla_from_directory(const std::filesystem::path& dir, const DirectoryOptions& options,
+                                 format::PendingSession& db);
 
 }  // namespace taco::toolbox

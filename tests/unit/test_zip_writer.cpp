@@ -23,6 +23,7 @@
 #include "format/zip_writer.hpp"
 #include "io/crc32.hpp"
 #include "io/file.hpp"
+#include "io/read_ahead.hpp"
 #include "taco/errors.hpp"
 
 namespace fs = std::filesystem;
@@ -263,6 +264,35 @@ TEST(ZipWriter, AddFileStreamsLargeFileWithItsMtimeAndMode) {
     EXPECT_EQ(dir[2].external_attr, 0x81B40000u);
     EXPECT_EQ(dir[2].dos_time, kFixedTime.time);
     EXPECT_TRUE(written.compare(dir[2].data_offset, content.size(), content) == 0);
+}
+
+// Files read ahead (loaded, or left open when large) give the archive that add_file(path) gives,
+// including a 64 KiB zero block that must still become a hole in both.
+TEST(ZipWriter, AddFileFromReadAheadMatchesAddFileFromPath) {
+    TempDir tmp;
+    std::vector<fs::path> paths = {tmp / "a.bin", tmp / "empty.bin", tmp / "zeros.bin",
+                                   tmp / "big.bin", tmp / "z.bin"};
+    write_bytes(paths[0], pseudo_random(5000, 3));
+    write_bytes(paths[1], "");
+    write_bytes(paths[2], std::string(200 << 10, '\0'));
+    write_bytes(paths[3], pseudo_random(taco::io::ReadAhead::kMaxLoaded + 4097, 4));
+    write_bytes(paths[4], "z");
+    const std::string direct = write_archive(tmp / "direct.zip", [&](ZipWriter& zip) {
+        for (const auto& p : paths) zip.add_file("DATA/" + p.filename().string(), p);
+    });
+    std::vector<const fs::path*> sources;
+    for (const auto& p : paths) sources.push_back(&p);
+    taco::io::ReadAhead ahead(sources);
+    const std::string ahead_zip = write_archive(tmp / "ahead.zip", [&](ZipWriter& zip) {
+        for (size_t i = 0; i < paths.size(); ++i)
+            zip.add_file("DATA/" + paths[i].filename().string(), ahead.take(i), paths[i].string());
+    });
+    EXPECT_TRUE(direct == ahead_zip);
+    struct stat a {
+    }, b{};
+    ASSERT_EQ(::stat((tmp / "direct.zip").c_str(), &a), 0);
+    ASSERT_EQ(::stat((tmp / "ahead.zip").c_str(), &b), 0);
+    EXPECT_EQ(a.st_blocks, b.st_blocks);
 }
 
 TEST(ZipWriter, AddFileErrorsNameTheSourceAndKeepWriterUsable) {

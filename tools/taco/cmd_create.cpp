@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "format/collection_parse.hpp"
+#include "format/create_session.hpp"
 #include "progress.hpp"
 #include "taco/errors.hpp"
 #include "taco/writer.hpp"
@@ -67,11 +68,12 @@ CollectionInfo collection_from_args(const CreateArgs& a) {
 
 int run_create(const CreateArgs& a) {
     auto start = std::chrono::steady_clock::now();
+    format::PendingSession db;  // one DuckDB for the metadata table and the tables written
     toolbox::DirectoryOptions dopts;
     if (!a.metadata.empty()) dopts.metadata_table = a.metadata;
     dopts.key_column = a.key;
     if (a.pad_to) dopts.pad_to = a.pad_to;
-    Taco taco(toolbox::tortilla_from_directory(a.from, dopts), collection_from_args(a));
+    Taco taco(toolbox::tortilla_from_directory(a.from, dopts, db), collection_from_args(a));
 
     CreateOptions opts;
     opts.overwrite = a.overwrite;
@@ -79,12 +81,15 @@ int run_create(const CreateArgs& a) {
                   : a.format == "folder" ? ContainerFormat::Folder
                                          : ContainerFormat::Auto;
     ProgressBar bar(!a.quiet && !a.json);
-    opts.progress = [&](const CreateProgress& p) {
-        bar.update(p.bytes_done, p.bytes_total,
-                   std::to_string(p.files_done) + "/" + std::to_string(p.files_total) + " files, " +
-                       human_bytes(p.bytes_done));
-    };
-    CreateResult r = create(taco, a.output, opts);
+    // Only with a bar to draw: the text would otherwise be formatted for every file.
+    if (bar.enabled()) {
+        opts.progress = [&](const CreateProgress& p) {
+            bar.update(p.bytes_done, p.bytes_total,
+                       std::to_string(p.files_done) + "/" + std::to_string(p.files_total) +
+                           " files, " + human_bytes(p.bytes_done));
+        };
+    }
+    CreateResult r = format::create(taco, a.output, opts, db);
     bar.finish();
     double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -12,6 +12,7 @@ class ProgressBar {
     /// `enabled` is further limited to terminals.
     explicit ProgressBar(bool enabled);
     ~ProgressBar();
+    bool enabled() const { return enabled_; }
     /// Redraws at most ~10 times a second.
     void update(uint64_t done, uint64_t total, const std::string& detail);
     void finish();
