@@ -2,6 +2,8 @@
 
 #include <duckdb.h>
 
+#include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,9 @@ struct StreamState {
     duckdb_arrow_options options = nullptr;
     size_t next_chunk = 0;
     std::string last_error;
+    /// The table's computed column (derive_lazy), when it is exported as Arrow utf8 ("u") built
+    /// here straight from its source rows: no DuckDB strings made and then copied.
+    std::optional<size_t> direct_column;
 
     ~StreamState() {
         if (options) duckdb_destroy_arrow_options(&options);
@@ -45,17 +50,126 @@ int get_schema(ArrowArrayStream* s, ArrowSchema* out) {
     for (auto& t : types) duckdb_destroy_logical_type(&t);
     if (err && duckdb_error_data_has_error(err)) return fail(st, err);
     if (err) duckdb_destroy_error_data(&err);
+    // Only plain utf8 (32-bit offsets) is built here; other string layouts DuckDB may be set
+    // to produce (large, view) go through DuckDB with the column filled first.
+    const auto computed = st->table->computed_column();
+    st->direct_column.reset();
+    if (computed && std::strcmp(out->children[*computed]->format, "u") == 0) {
+        st->direct_column = computed;
+    }
+    return 0;
+}
+
+// One utf8 column made from the computed cells of a chunk, owned by the batch that holds it.
+struct Utf8Column {
+    ArrowArray array{};
+    std::vector<uint8_t> validity;
+    std::vector<int32_t> offsets;
+    std::string data;
+    const void* buffers[3] = {nullptr, nullptr, nullptr};
+};
+
+// A batch whose columns are DuckDB's conversion of the other columns plus one Utf8Column.
+struct AssembledBatch {
+    ArrowArray inner{};  // DuckDB's struct array; releasing it releases its children
+    Utf8Column column;
+    std::vector<ArrowArray*> children;
+    const void* buffers[1] = {nullptr};
+};
+
+// Children are freed with their parent (the C data interface lets the parent own them).
+void release_child(ArrowArray* a) {
+    a->release = nullptr;
+}
+
+void release_assembled(ArrowArray* a) {
+    auto* batch = static_cast<AssembledBatch*>(a->private_data);
+    if (batch->inner.release) batch->inner.release(&batch->inner);
+    delete batch;
+    a->release = nullptr;
+}
+
+void build_utf8(const ResultTable& table, size_t chunk, size_t rows, Utf8Column& c) {
+    c.offsets.resize(rows + 1);
+    c.offsets[0] = 0;
+    std::string text;
+    int64_t nulls = 0;
+    for (size_t i = 0; i < rows; ++i) {
+        if (table.compute_cell(chunk, i, text)) {
+            if (c.data.empty()) c.data.reserve((rows - i) * (text.size() + 8));
+            c.data += text;
+        } else {
+            if (c.validity.empty()) c.validity.assign((rows + 7) / 8, 0xFF);
+            c.validity[i / 8] &= static_cast<uint8_t>(~(1u << (i % 8)));
+            ++nulls;
+        }
+        c.offsets[i + 1] = static_cast<int32_t>(c.data.size());
+    }
+    c.buffers[0] = c.validity.empty() ? nullptr : c.validity.data();
+    c.buffers[1] = c.offsets.data();
+    c.buffers[2] = c.data.data();
+    c.array.length = static_cast<int64_t>(rows);
+    c.array.null_count = nulls;
+    c.array.n_buffers = 3;
+    c.array.buffers = c.buffers;
+    c.array.release = release_child;
+}
+
+// get_next for a table whose computed column is built here: DuckDB converts a chunk that
+// references every other column, and the computed column is slotted in at its place.
+int next_assembled(StreamState* st, duckdb_data_chunk chunk, size_t index, ArrowArray* out) {
+    const size_t direct = *st->direct_column;
+    const size_t ncols = duckdb_data_chunk_get_column_count(chunk);
+    const size_t rows = duckdb_data_chunk_get_size(chunk);
+    std::vector<duckdb_logical_type> types;
+    for (size_t j = 0; j < ncols; ++j) {
+        if (j == direct) continue;
+        types.push_back(duckdb_vector_get_column_type(duckdb_data_chunk_get_vector(chunk, j)));
+    }
+    duckdb_data_chunk others = duckdb_create_data_chunk(types.data(), types.size());
+    for (auto& t : types) duckdb_destroy_logical_type(&t);
+    for (size_t j = 0, k = 0; j < ncols; ++j) {
+        if (j == direct) continue;
+        duckdb_vector_reference_vector(duckdb_data_chunk_get_vector(others, k++),
+                                       duckdb_data_chunk_get_vector(chunk, j));
+    }
+    duckdb_data_chunk_set_size(others, rows);
+    auto batch = std::make_unique<AssembledBatch>();
+    duckdb_error_data err = duckdb_data_chunk_to_arrow(st->options, others, &batch->inner);
+    duckdb_destroy_data_chunk(&others);
+    if (err && duckdb_error_data_has_error(err)) return fail(st, err);
+    if (err) duckdb_destroy_error_data(&err);
+    try {
+        build_utf8(*st->table, index, rows, batch->column);
+    } catch (const std::exception& e) {
+        batch->inner.release(&batch->inner);
+        st->last_error = e.what();
+        return 5;  // EIO
+    }
+    for (size_t j = 0, k = 0; j < ncols; ++j) {
+        batch->children.push_back(j == direct ? &batch->column.array : batch->inner.children[k++]);
+    }
+    *out = ArrowArray{};
+    out->length = static_cast<int64_t>(rows);
+    out->n_buffers = 1;
+    out->buffers = batch->buffers;
+    out->n_children = static_cast<int64_t>(ncols);
+    out->children = batch->children.data();
+    out->release = release_assembled;
+    out->private_data = batch.release();
     return 0;
 }
 
 int get_next(ArrowArrayStream* s, ArrowArray* out) {
     StreamState* st = state(s);
-    const auto& chunks = st->table->raw_chunks();
+    const auto& chunks = st->direct_column ? st->table->chunks_unfilled() : st->table->raw_chunks();
     if (st->next_chunk >= chunks.size()) {
         out->release = nullptr;  // end of stream
         return 0;
     }
-    auto chunk = static_cast<duckdb_data_chunk>(chunks[st->next_chunk++]);
+    const size_t index = st->next_chunk++;
+    auto chunk = static_cast<duckdb_data_chunk>(chunks[index]);
+    if (st->direct_column) return next_assembled(st, chunk, index, out);
     duckdb_error_data err = duckdb_data_chunk_to_arrow(st->options, chunk, out);
     if (err && duckdb_error_data_has_error(err)) return fail(st, err);
     if (err) duckdb_destroy_error_data(&err);

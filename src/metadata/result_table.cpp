@@ -315,6 +315,7 @@ struct ResultTable::LazyColumn {
     std::vector<size_t> source_chunk;        // per chunk: the source chunk it came from
     std::vector<std::vector<sel_t>> picked;  // per chunk: its source rows (empty: all of them)
     std::unique_ptr<std::once_flag[]> filled;
+    std::once_flag all_filled;
     std::vector<std::string> arenas;  // per chunk: the text its strings point into
 };
 
@@ -446,7 +447,20 @@ void ResultTable::fill(size_t chunk) const {
 
 void ResultTable::fill_all() const {
     if (!lazy_) return;
-    parallel_for(chunks_.size(), 8, [this](size_t k) { fill(k); });
+    std::call_once(lazy_->all_filled,
+                   [this] { parallel_for(chunks_.size(), 8, [this](size_t k) { fill(k); }); });
+}
+
+std::optional<size_t> ResultTable::computed_column() const {
+    if (!lazy_) return std::nullopt;
+    return lazy_->column;
+}
+
+bool ResultTable::compute_cell(size_t chunk, size_t i, std::string& out) const {
+    const LazyColumn& lazy = *lazy_;
+    const std::vector<sel_t>& picked = lazy.picked[chunk];
+    return lazy.value(ChunkRows(*lazy.source, lazy.source_chunk[chunk]),
+                      picked.empty() ? i : picked[i], out);
 }
 
 const std::vector<void*>& ResultTable::raw_chunks() const {

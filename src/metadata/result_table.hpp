@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -106,6 +107,15 @@ class ResultTable {
     /// The duckdb_data_chunk handles holding the rows, in order (for Arrow export); a computed
     /// column of derive_lazy() is filled first.
     const std::vector<void*>& raw_chunks() const;
+
+    /// derive_lazy()'s computed column, if the table has one.
+    std::optional<size_t> computed_column() const;
+    /// The chunk handles without filling the computed column, whose vector must then not be
+    /// read: for an exporter that makes the column itself with compute_cell().
+    const std::vector<void*>& chunks_unfilled() const { return chunks_; }
+    /// The computed column's value at row `i` of chunk `chunk`, made now (nothing is stored);
+    /// false = NULL.
+    bool compute_cell(size_t chunk, size_t i, std::string& out) const;
 
     struct Vec;  // one DuckDB vector: data, validity and (for lists) its child
 
