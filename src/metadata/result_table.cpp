@@ -326,6 +326,8 @@ std::shared_ptr<const ResultTable> ResultTable::derive(std::shared_ptr<const Res
                                                        const StringColumn& value) {
     auto table = derive_lazy(std::move(src), columns, keep_row, name, value);
     table->fill_all();
+    // Everything is made: `value` (which may refer to the caller's locals) is not kept.
+    table->lazy_->value = nullptr;
     return table;
 }
 
@@ -452,7 +454,7 @@ void ResultTable::fill_all() const {
 }
 
 std::optional<size_t> ResultTable::computed_column() const {
-    if (!lazy_) return std::nullopt;
+    if (!lazy_ || !lazy_->value) return std::nullopt;
     return lazy_->column;
 }
 
