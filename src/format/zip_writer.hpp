@@ -144,6 +144,7 @@ class ZipWriter {
     uint8_t* reserve(size_t n);
     void flush();
     void write_out(uint64_t offset, const uint8_t* data, size_t n);
+    void write_new(uint64_t offset, const uint8_t* data, size_t n);
     void patch(uint64_t offset, const void* data, size_t n);
     // Records the CRC and patches it into the entry's local header.
     void set_crc(size_t index, uint32_t crc);
@@ -158,6 +159,7 @@ class ZipWriter {
     // Destination offsets at or past this were never written, so zero blocks there may be skipped;
     // UINT64_MAX when the destination is not a regular file.
     uint64_t sparse_from_;
+    bool preallocate_;  // fallocate() ranges before writing them (regular files that support it)
     DosDateTime created_;
     std::vector<Record> records_;
     std::string names_;  // all entry names back to back

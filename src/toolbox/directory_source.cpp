@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <exception>
@@ -13,6 +14,7 @@
 #include <optional>
 #include <set>
 #include <unordered_map>
+#include <utility>
 
 #include "io/trace.hpp"
 #include "metadata/duckdb_session.hpp"
@@ -27,8 +29,7 @@ namespace {
 // Kept small: the nodes of a directory are sorted by moving them.
 struct Node {
     std::string id;
-    std::string rel;   // relative path, '/' separated
-    std::string path;  // absolute
+    std::string rel;  // relative path, '/' separated
     bool folder = false;
     std::vector<Node> children;
     std::vector<Value>* row = nullptr;  // the node's metadata row, if the table has one
@@ -75,17 +76,17 @@ std::vector<Node> scan(const std::string& dir, const std::string& rel_prefix) {
         Node n;
         n.id = entry->d_name;
         n.rel = rel_prefix + n.id;
-        n.path = join(dir, entry->d_name);
-        const EntryKind kind = entry_kind(handle.get(), *entry, n.path);
+        const std::string path = join(dir, entry->d_name);
+        const EntryKind kind = entry_kind(handle.get(), *entry, path);
         if (kind == EntryKind::Directory) {
             n.folder = true;
-            n.children = scan(n.path, n.rel + "/");
+            n.children = scan(path, n.rel + "/");
             if (n.children.empty()) {
-                throw IoError("directory " + n.path +
+                throw IoError("directory " + path +
                               " has no files: a FOLDER sample needs at least one child");
             }
         } else if (kind == EntryKind::Other) {
-            throw IoError(n.path + " is neither a regular file nor a directory");
+            throw IoError(path + " is neither a regular file nor a directory");
         }
         nodes.push_back(std::move(n));
     }
@@ -94,22 +95,50 @@ std::vector<Node> scan(const std::string& dir, const std::string& rel_prefix) {
     return nodes;
 }
 
-// Stats every file (Sample::file), in build()'s order, without stopping at the first failure:
-// build() throws each error where the one-pass version threw it, so the error reported does not
-// depend on this running before the metadata table is known.
-void make_file_samples(const std::vector<Node>& nodes, std::vector<FileSample>& files) {
+// The FILE nodes in build()'s order, with their absolute paths.
+void collect_files(const std::vector<Node>& nodes, const std::string& dir,
+                   std::vector<std::pair<const Node*, std::string>>& files) {
     for (const auto& n : nodes) {
-        if (n.folder) {
-            make_file_samples(n.children, files);
-            continue;
-        }
-        FileSample& f = files.emplace_back();
-        try {
-            f.sample = Sample::file(n.id, n.path);
-        } catch (...) {
-            f.error = std::current_exception();
-        }
+        if (n.folder)
+            collect_files(n.children, join(dir, n.id.c_str()), files);
+        else
+            files.emplace_back(&n, join(dir, n.id.c_str()));
     }
+}
+
+// Sample::file without stopping at a failure: build() throws each error where the one-pass
+// version threw it, so the error reported does not depend on this running before the metadata
+// table is known.
+FileSample make_file_sample(const Node& n, const std::string& path) {
+    FileSample f;
+    try {
+        f.sample = Sample::file(n.id, path);
+    } catch (...) {
+        f.error = std::current_exception();
+    }
+    return f;
+}
+
+// The FILE samples in build()'s order, made by this thread and a helper taking chunks of files
+// in turn: a stat per file is most of the time of listing a large directory.
+std::vector<FileSample> make_file_samples(const std::vector<Node>& nodes, const std::string& dir) {
+    std::vector<std::pair<const Node*, std::string>> files;
+    collect_files(nodes, dir, files);
+    std::vector<FileSample> samples(files.size());
+    constexpr size_t kChunk = 64;
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t begin; (begin = next.fetch_add(kChunk)) < files.size();) {
+            const size_t end = std::min(begin + kChunk, files.size());
+            for (size_t i = begin; i < end; ++i)
+                samples[i] = make_file_sample(*files[i].first, files[i].second);
+        }
+    };
+    std::future<void> helper;
+    if (files.size() > kChunk) helper = std::async(std::launch::async, work);
+    work();
+    if (helper.valid()) helper.get();
+    return samples;
 }
 
 struct Table {
@@ -300,10 +329,10 @@ Tortilla tortilla_from_directory(const fs::path& dir, const DirectoryOptions& op
         pending = std::async(std::launch::async, read_table, std::ref(db), *options.metadata_table,
                              options.key_column);
     }
-    std::vector<Node> nodes = scan(fs::absolute(dir).string(), "");
+    const std::string root = fs::absolute(dir).string();
+    std::vector<Node> nodes = scan(root, "");
     if (nodes.empty()) throw IoError("input directory " + dir.string() + " has no files");
-    std::vector<FileSample> files;
-    make_file_samples(nodes, files);
+    std::vector<FileSample> files = make_file_samples(nodes, root);
     std::optional<Table> table;
     std::vector<std::set<size_t>> used;
     if (pending.valid()) {
