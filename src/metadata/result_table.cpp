@@ -496,6 +496,18 @@ std::string_view ResultTable::ChunkRows::get_string(size_t i, size_t col) const 
     return valid(v.validity, i) ? string_of(v.data, i) : std::string_view();
 }
 
+bool ResultTable::ChunkRows::starts_with(size_t i, size_t col, std::string_view prefix) const {
+    if (table_.lazy_ && col == table_.lazy_->column) table_.fill(chunk_);
+    const Vec& v = table_.vectors_[chunk_][col];
+    if (!valid(v.validity, i)) return false;
+    const auto& s = static_cast<const duckdb_string_t*>(v.data)[i];
+    if (s.value.inlined.length < prefix.size()) return false;
+    // Inline or not, the first 4 bytes sit at the same place.
+    const size_t head = std::min<size_t>(prefix.size(), sizeof s.value.pointer.prefix);
+    if (std::memcmp(s.value.pointer.prefix, prefix.data(), head) != 0) return false;
+    return string_of(v.data, i).substr(0, prefix.size()) == prefix;
+}
+
 int64_t ResultTable::ChunkRows::get_int(size_t i, size_t col) const {
     const Vec& v = table_.vectors_[chunk_][col];
     if (!valid(v.validity, i)) return 0;

@@ -49,6 +49,10 @@ class ResultTable {
         std::string_view get_string(size_t i, size_t col) const;
         /// Int32 and Int64 columns.
         int64_t get_int(size_t i, size_t col) const;
+        /// Whether the String cell is non-null and starts with `prefix`. Settled by the 4 bytes
+        /// DuckDB keeps inline for every string when they differ, so long strings that do not
+        /// match are never fetched from the heap.
+        bool starts_with(size_t i, size_t col, std::string_view prefix) const;
 
       private:
         friend class ResultTable;

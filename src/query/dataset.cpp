@@ -174,8 +174,7 @@ DataFrame Dataset::fetch_level(bool raw) const {
             io::TraceScope trace("data(): padding");
             auto keep = [&](const metadata::ResultTable::ChunkRows& rows, size_t row) {
                 return !rows.is_null(row, *id) &&
-                       rows.get_string(row, *id).substr(0, query::kPaddingPrefix.size()) !=
-                           query::kPaddingPrefix;
+                       !rows.starts_with(row, *id, query::kPaddingPrefix);
             };
             // The paths are made when first read (often never for most rows, and a million of
             // them cost as much as the Parquet decoding): the lambda owns what it uses.

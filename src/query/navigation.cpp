@@ -84,8 +84,7 @@ std::shared_ptr<const metadata::ResultTable> fetch_children(DatasetContext& ctx,
     for (size_t c = 0; c < raw->columns(); ++c)
         if (raw->schema()[c].name != "internal:gdal_vsi") columns.push_back(c);
     auto keep = [&](const metadata::ResultTable::ChunkRows& rows, size_t row) {
-        return !rows.is_null(row, id) &&
-               rows.get_string(row, id).substr(0, kPaddingPrefix.size()) != kPaddingPrefix;
+        return !rows.is_null(row, id) && !rows.starts_with(row, id, kPaddingPrefix);
     };
     auto vsi = [&](const metadata::ResultTable::ChunkRows& rows, size_t row, std::string& out) {
         if (archive) {
