@@ -43,23 +43,23 @@ struct FileSample {
 
 enum class EntryKind { File, Directory, Other };
 
-// The type readdir reported saves a stat per entry; symlinks (followed, as everywhere else) and
-// file systems that report no type are stat'ed relative to the open directory.
-EntryKind entry_kind(DIR* dir, const dirent& entry, const std::string& path) {
-    if (entry.d_type == DT_DIR) return EntryKind::Directory;
-    if (entry.d_type == DT_REG) return EntryKind::File;
-    if (entry.d_type != DT_LNK && entry.d_type != DT_UNKNOWN) return EntryKind::Other;
-    struct stat st {};
-    if (::fstatat(::dirfd(dir), entry.d_name, &st, 0) != 0)
-        throw IoError("cannot stat " + path + ": " + std::strerror(errno));
-    if (S_ISDIR(st.st_mode)) return EntryKind::Directory;
-    return S_ISREG(st.st_mode) ? EntryKind::File : EntryKind::Other;
-}
-
 // `dir / name` as fs::path spells it, without building an fs::path: each one parses and allocates
 // every component of the path, which costs more than listing the entry.
 std::string join(const std::string& dir, const char* name) {
     return dir.empty() || dir.back() == '/' ? dir + name : dir + '/' + name;
+}
+
+// The type readdir reported saves a stat per entry; symlinks (followed, as everywhere else) and
+// file systems that report no type are stat'ed relative to the open directory `handle` (`dir`).
+EntryKind entry_kind(DIR* handle, const std::string& dir, const dirent& entry) {
+    if (entry.d_type == DT_DIR) return EntryKind::Directory;
+    if (entry.d_type == DT_REG) return EntryKind::File;
+    if (entry.d_type != DT_LNK && entry.d_type != DT_UNKNOWN) return EntryKind::Other;
+    struct stat st {};
+    if (::fstatat(::dirfd(handle), entry.d_name, &st, 0) != 0)
+        throw IoError("cannot stat " + join(dir, entry.d_name) + ": " + std::strerror(errno));
+    if (S_ISDIR(st.st_mode)) return EntryKind::Directory;
+    return S_ISREG(st.st_mode) ? EntryKind::File : EntryKind::Other;
 }
 
 // POSIX readdir and plain strings rather than fs::directory_iterator and fs::path: listing a
@@ -76,9 +76,9 @@ std::vector<Node> scan(const std::string& dir, const std::string& rel_prefix) {
         Node n;
         n.id = entry->d_name;
         n.rel = rel_prefix + n.id;
-        const std::string path = join(dir, entry->d_name);
-        const EntryKind kind = entry_kind(handle.get(), *entry, path);
+        const EntryKind kind = entry_kind(handle.get(), dir, *entry);
         if (kind == EntryKind::Directory) {
+            const std::string path = join(dir, entry->d_name);
             n.folder = true;
             n.children = scan(path, n.rel + "/");
             if (n.children.empty()) {
@@ -86,7 +86,7 @@ std::vector<Node> scan(const std::string& dir, const std::string& rel_prefix) {
                               " has no files: a FOLDER sample needs at least one child");
             }
         } else if (kind == EntryKind::Other) {
-            throw IoError(path + " is neither a regular file nor a directory");
+            throw IoError(join(dir, entry->d_name) + " is neither a regular file nor a directory");
         }
         nodes.push_back(std::move(n));
     }
@@ -146,6 +146,51 @@ struct Table {
     std::unordered_map<std::string, std::vector<Value>> rows;  // key -> values
 };
 
+// The rows of `result` keyed by path, in one pass: the key is read as text where it lies and only
+// the other columns become Values. Errors name the file, and the row or column at fault.
+Table table_of(const metadata::ResultTable& result, const fs::path& file, const std::string& key) {
+    const std::vector<ColumnType>& schema = result.schema();
+    size_t key_index = schema.size();
+    for (size_t c = 0; c < schema.size(); ++c)
+        if (schema[c].name == key) key_index = c;
+    if (key_index == schema.size()) {
+        std::string names;
+        for (const auto& c : schema) names += (names.empty() ? "" : ", ") + c.name;
+        throw SchemaError("metadata table " + file.string() + " has no key column '" + key +
+                          "' (columns: " + names + ")");
+    }
+    Table t;
+    for (size_t c = 0; c < schema.size(); ++c) {
+        if (c == key_index) continue;
+        try {
+            validate_extension_key(schema[c].name);
+        } catch (const SchemaError& e) {
+            throw SchemaError("metadata table " + file.string() + ": " + e.what());
+        }
+        t.columns.push_back(schema[c]);
+    }
+    const bool key_is_text = schema[key_index].type.id() == TypeId::String;
+    t.rows.reserve(result.rows());
+    for (size_t r = 0; r < result.rows(); ++r) {
+        if (!key_is_text || result.is_null(r, key_index)) {
+            throw SchemaError("metadata table " + file.string() + " row " + std::to_string(r + 1) +
+                              ": key column '" + key +
+                              "' must hold the sample's relative path as text");
+        }
+        std::string k(result.get_string(r, key_index));
+        while (!k.empty() && k.back() == '/') k.pop_back();
+        std::vector<Value> values;
+        values.reserve(t.columns.size());
+        for (size_t c = 0; c < schema.size(); ++c)
+            if (c != key_index) values.push_back(result.get_value(r, c));
+        if (!t.rows.emplace(k, std::move(values)).second) {
+            throw SchemaError("metadata table " + file.string() + ": sample path '" + k +
+                              "' appears twice");
+        }
+    }
+    return t;
+}
+
 Table read_table(format::PendingSession& session, const fs::path& file, const std::string& key) {
     std::error_code ec;
     if (!fs::is_regular_file(file, ec)) throw IoError("metadata table not found: " + file.string());
@@ -172,54 +217,7 @@ Table read_table(format::PendingSession& session, const fs::path& file, const st
     } catch (const QueryError& e) {
         throw IoError("cannot read metadata table " + file.string() + ": " + e.what());
     }
-    struct {
-        std::vector<ColumnType> columns;
-        std::vector<std::vector<Value>> rows;
-    } rows;
-    rows.columns = result->schema();
-    rows.rows.resize(result->rows());
-    for (size_t r = 0; r < result->rows(); ++r) {
-        rows.rows[r].reserve(result->columns());
-        for (size_t c = 0; c < result->columns(); ++c)
-            rows.rows[r].push_back(result->get_value(r, c));
-    }
-    size_t key_index = rows.columns.size();
-    for (size_t c = 0; c < rows.columns.size(); ++c)
-        if (rows.columns[c].name == key) key_index = c;
-    if (key_index == rows.columns.size()) {
-        std::string names;
-        for (const auto& c : rows.columns) names += (names.empty() ? "" : ", ") + c.name;
-        throw SchemaError("metadata table " + file.string() + " has no key column '" + key +
-                          "' (columns: " + names + ")");
-    }
-    Table t;
-    for (size_t c = 0; c < rows.columns.size(); ++c) {
-        if (c == key_index) continue;
-        try {
-            validate_extension_key(rows.columns[c].name);
-        } catch (const SchemaError& e) {
-            throw SchemaError("metadata table " + file.string() + ": " + e.what());
-        }
-        t.columns.push_back(rows.columns[c]);
-    }
-    for (size_t r = 0; r < rows.rows.size(); ++r) {
-        auto& row = rows.rows[r];
-        if (row[key_index].is_null() || row[key_index].type().id() != TypeId::String) {
-            throw SchemaError("metadata table " + file.string() + " row " + std::to_string(r + 1) +
-                              ": key column '" + key +
-                              "' must hold the sample's relative path as text");
-        }
-        std::string k = row[key_index].as_string();
-        while (!k.empty() && k.back() == '/') k.pop_back();
-        std::vector<Value> values;
-        for (size_t c = 0; c < row.size(); ++c)
-            if (c != key_index) values.push_back(std::move(row[c]));
-        if (!t.rows.emplace(k, std::move(values)).second) {
-            throw SchemaError("metadata table " + file.string() + ": sample path '" + k +
-                              "' appears twice");
-        }
-    }
-    return t;
+    return table_of(*result, file, key);
 }
 
 // Points every node at its row of the table; returns how many nodes have one.
