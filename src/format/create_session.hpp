@@ -15,9 +15,12 @@ namespace taco::format {
 
 class PendingSession {
   public:
+    // One DuckDB thread: reading one table and writing one Parquet file at a time gain nothing
+    // from more (100,000 rows: same time), while a worker thread costs CPU and makes the caller
+    // poll for its results.
     PendingSession()
         : opening_(std::async(std::launch::async,
-                              [] { return std::make_unique<metadata::DuckSession>(); })) {}
+                              [] { return std::make_unique<metadata::DuckSession>(1); })) {}
     /// Waits for the session; rethrows what opening it threw. Not for concurrent callers.
     metadata::DuckSession& get() {
         if (!session_) session_ = opening_.get();
