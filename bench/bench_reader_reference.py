@@ -18,22 +18,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
 
 CHILD = r"""
 import json, random, resource, sys, time
-import duckdb
-# As the harness does (bench/common.py offline_duckdb): tacoreader runs INSTALL spatial on every
-# load(), which waits ~0.55 s offline for extensions.duckdb.org; an empty local repository fails
-# in milliseconds with the same outcome, so the network stays out of the numbers.
-_connect = duckdb.connect
-def _offline_connect(*args, **kwargs):
-    db = _connect(*args, **kwargs)
-    db.execute("SET custom_extension_repository = '/nonexistent/tacocore-bench'")
-    return db
-duckdb.connect = _offline_connect
+sys.path.insert(0, sys.argv[3])
+import common
+common.offline_duckdb()  # as the harness: no 0.55 s wait for INSTALL spatial in every load()
 import tacoreader
 def cpu():
     u = resource.getrusage(resource.RUSAGE_SELF)
@@ -79,7 +73,9 @@ print(json.dumps(out))
 
 
 def child(mode: str, path: str) -> dict:
-    proc = subprocess.run([sys.executable, "-c", CHILD, mode, path], capture_output=True, text=True, check=True)
+    bench_dir = os.path.dirname(os.path.abspath(__file__))
+    proc = subprocess.run([sys.executable, "-c", CHILD, mode, path, bench_dir], capture_output=True, text=True,
+                          check=True)
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 

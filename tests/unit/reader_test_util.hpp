@@ -137,6 +137,15 @@ inline Taco deep_taco(size_t tiles, size_t pad) {
     return Taco(Tortilla(std::move(roots), opts), test_collection("deep_test"));
 }
 
+/// The GDAL path of a FILE read (fails the test with bad_variant_access for a FOLDER).
+inline const std::string& path_of(const ReadResult& r) {
+    return std::get<std::string>(r);
+}
+/// The children of a FOLDER read.
+inline const DataFrame& frame_of(const ReadResult& r) {
+    return std::get<DataFrame>(r);
+}
+
 /// Runs a statement through a private DuckDB connection (e.g. to rewrite a Parquet file).
 inline void duck(const std::string& sql) {
     metadata::DuckSession db;

@@ -10,13 +10,6 @@ using namespace taco::test;
 
 namespace {
 
-const std::string& path_of(const ReadResult& r) {
-    return std::get<std::string>(r);
-}
-const DataFrame& frame_of(const ReadResult& r) {
-    return std::get<DataFrame>(r);
-}
-
 // Flat samples `prefix0..` whose bytes name their dataset, with the columns of flat_taco and,
 // when `extra`, one more (`quality`).
 Taco flat_named(const std::string& prefix, size_t n, bool extra = false) {

@@ -13,13 +13,6 @@ using namespace taco::test;
 
 namespace {
 
-const std::string& path_of(const ReadResult& r) {
-    return std::get<std::string>(r);
-}
-const DataFrame& frame_of(const ReadResult& r) {
-    return std::get<DataFrame>(r);
-}
-
 TEST(ReaderDataFrame, TypedCellsOfTheFlatFixture) {
     const DataFrame df = load(kFlatZip).data();
     ASSERT_EQ(df.rows(), 5u);
