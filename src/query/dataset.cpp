@@ -231,8 +231,13 @@ uint64_t Dataset::count() const {
 }
 
 Dataset load(const std::filesystem::path& path) {
-    return Dataset(query::make_context(format::open_dataset(path)), "SELECT * FROM level0", 0,
-                   true);
+    format::OpenedDataset opened;
+    {
+        io::TraceScope trace("load(): open container");
+        opened = format::open_dataset(path);
+    }
+    io::TraceScope trace("load(): level views");
+    return Dataset(query::make_context(std::move(opened)), "SELECT * FROM level0", 0, true);
 }
 
 }  // namespace taco

@@ -3,6 +3,9 @@
 #include "query/dataset_context.hpp"
 
 #include <algorithm>
+#include <optional>
+
+#include "io/trace.hpp"
 
 #include "metadata/result_table.hpp"
 #include "taco/errors.hpp"
@@ -129,7 +132,9 @@ void define_level_views(metadata::DuckSession& db, const DatasetContext& ctx,
 }
 
 std::shared_ptr<DatasetContext> make_context(format::OpenedDataset opened) {
+    std::optional<io::TraceScope> trace(std::in_place, "load(): DuckDB open");
     auto ctx = std::make_shared<DatasetContext>();
+    trace.reset();
     ctx->source = std::move(opened);
     const format::OpenedDataset& src = ctx->source;
     metadata::DuckSession& db = ctx->db;
