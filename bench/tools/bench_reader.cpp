@@ -304,6 +304,7 @@ uint64_t uncompressed_metadata_bytes(const fs::path& zip, const SuiteArgs& a) {
     for (int i = 0; i < 8; ++i) size |= static_cast<uint64_t>(header[53 + i]) << (8 * i);
     std::string bytes(size, '\0');
     f.read_at(offset, bytes.data(), size);
+    fs::create_directories(a.dir);  // also when --dataset skipped generating into it
     const fs::path level0 = fs::path(a.dir) / "level0.parquet";
     std::ofstream(level0, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(size));
     const DataFrame df =
