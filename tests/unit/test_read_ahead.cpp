@@ -21,22 +21,9 @@ using taco::io::ReadAhead;
 using taco::io::SourceFile;
 using taco::test::contains;
 using taco::test::error_of;
+using taco::test::TempDir;
 
 namespace {
-
-class TempDir {
-  public:
-    TempDir() {
-        std::string tmpl = (fs::temp_directory_path() / "taco_read_ahead_test.XXXXXX").string();
-        if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-        path_ = tmpl;
-    }
-    ~TempDir() { fs::remove_all(path_); }
-    const fs::path& path() const { return path_; }
-
-  private:
-    fs::path path_;
-};
 
 void write_bytes(const fs::path& path, const std::string& data) {
     fs::create_directories(path.parent_path());

@@ -20,27 +20,9 @@ using namespace taco;
 
 using taco::test::contains;
 using taco::test::error_of;
+using taco::test::TempDir;
 
-namespace {
-
-class TempDir {
-  public:
-    TempDir() {
-        std::string tmpl = (fs::temp_directory_path() / "taco_sample_test.XXXXXX").string();
-        if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-        path_ = tmpl;
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    const fs::path& path() const { return path_; }
-
-  private:
-    fs::path path_;
-};
-
-}  // namespace
+namespace {}  // namespace
 
 // --- ids
 // ------------------------------------------------------------------------------------------

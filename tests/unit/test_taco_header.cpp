@@ -16,8 +16,12 @@
 #include "io/file.hpp"
 #include "taco/errors.hpp"
 
+#include "test_util.hpp"
+
 namespace fs = std::filesystem;
 using taco::format::TacoHeader;
+
+using taco::test::TempDir;
 
 namespace {
 
@@ -39,20 +43,6 @@ uint16_t le16(const std::string& s, size_t at) {
     return static_cast<uint16_t>(static_cast<uint8_t>(s[at]) | static_cast<uint8_t>(s[at + 1])
                                                                    << 8);
 }
-
-class TempDir {
-  public:
-    TempDir() {
-        std::string tmpl = (fs::temp_directory_path() / "taco_header_test.XXXXXX").string();
-        if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-        path_ = tmpl;
-    }
-    ~TempDir() { fs::remove_all(path_); }
-    const fs::path& path() const { return path_; }
-
-  private:
-    fs::path path_;
-};
 
 struct FixtureHeader {
     const char* path;

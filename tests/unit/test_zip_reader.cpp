@@ -17,25 +17,15 @@
 #include "io/file.hpp"
 #include "taco/errors.hpp"
 
+#include "test_util.hpp"
+
 namespace fs = std::filesystem;
 using taco::format::ZipDirectory;
 using taco::format::ZipEntry;
 
+using taco::test::TempDir;
+
 namespace {
-
-class TempDir {
-  public:
-    TempDir() {
-        std::string tmpl = (fs::temp_directory_path() / "taco_zip_reader_test.XXXXXX").string();
-        if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-        path_ = tmpl;
-    }
-    ~TempDir() { fs::remove_all(path_); }
-    fs::path operator/(const std::string& name) const { return path_ / name; }
-
-  private:
-    fs::path path_;
-};
 
 const std::string kFlat = std::string(TACO_FIXTURES_DIR) + "/tacoreader/zip/flat/flat.tacozip";
 const std::string kNested =

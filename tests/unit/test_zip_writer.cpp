@@ -26,26 +26,16 @@
 #include "io/read_ahead.hpp"
 #include "taco/errors.hpp"
 
+#include "test_util.hpp"
+
 namespace fs = std::filesystem;
 using taco::format::DosDateTime;
 using taco::format::EntryAttrs;
 using taco::format::ZipWriter;
 
+using taco::test::TempDir;
+
 namespace {
-
-class TempDir {
-  public:
-    TempDir() {
-        std::string tmpl = (fs::temp_directory_path() / "taco_zip_writer_test.XXXXXX").string();
-        if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-        path_ = tmpl;
-    }
-    ~TempDir() { fs::remove_all(path_); }
-    fs::path operator/(const std::string& name) const { return path_ / name; }
-
-  private:
-    fs::path path_;
-};
 
 std::string read_bytes(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
