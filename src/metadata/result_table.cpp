@@ -3,13 +3,12 @@
 #include <duckdb.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
-#include <exception>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
 
+#include "io/parallel.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::metadata {
@@ -278,31 +277,11 @@ void set_string(duckdb_string_t& slot, const char* text, uint32_t length) {
     }
 }
 
-// Runs fn(0..n-1) on up to two threads (the work is memory-bound: more would only contend).
-// The first exception wins and is rethrown here.
-void parallel_for(size_t n, size_t min_items_for_threads, const std::function<void(size_t)>& fn) {
-    const unsigned threads = n >= min_items_for_threads
-                                 ? std::min(2u, std::max(1u, std::thread::hardware_concurrency()))
-                                 : 1u;
-    std::atomic<size_t> next{0};
-    std::exception_ptr error;
-    std::mutex error_mutex;
-    auto worker = [&] {
-        for (size_t i; (i = next.fetch_add(1)) < n;) {
-            try {
-                fn(i);
-            } catch (...) {
-                std::lock_guard lock(error_mutex);
-                if (!error) error = std::current_exception();
-                next = n;
-            }
-        }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool) t.join();
-    if (error) std::rethrow_exception(error);
+// Builds result chunks on up to two threads when there are enough of them: the work is
+// memory-bound, more threads would only contend.
+void for_each_chunk(size_t n, const std::function<void(size_t)>& fn) {
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    io::parallel_for(n, n >= 8 ? std::min(2u, cores) : 1u, fn);
 }
 
 }  // namespace
@@ -347,7 +326,7 @@ std::shared_ptr<const ResultTable> ResultTable::derive_lazy(std::shared_ptr<cons
     std::vector<duckdb_data_chunk> built(nchunks, nullptr);
     std::vector<std::vector<sel_t>> picked(nchunks);
     try {
-        parallel_for(nchunks, 8, [&](size_t k) {
+        for_each_chunk(nchunks, [&](size_t k) {
             auto from = static_cast<duckdb_data_chunk>(src->chunks_[k]);
             const ChunkRows rows(*src, k);
             const size_t n = duckdb_data_chunk_get_size(from);
@@ -450,7 +429,7 @@ void ResultTable::fill(size_t chunk) const {
 void ResultTable::fill_all() const {
     if (!lazy_) return;
     std::call_once(lazy_->all_filled,
-                   [this] { parallel_for(chunks_.size(), 8, [this](size_t k) { fill(k); }); });
+                   [this] { for_each_chunk(chunks_.size(), [this](size_t k) { fill(k); }); });
 }
 
 std::optional<size_t> ResultTable::computed_column() const {

@@ -2,11 +2,9 @@
 
 #include <gdal.h>
 
-#include <atomic>
-#include <exception>
 #include <mutex>
-#include <thread>
 
+#include "io/parallel.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::raster {
@@ -75,28 +73,8 @@ Raster decode(const std::string& path) {
 }
 
 std::vector<Raster> decode_many(const std::vector<std::string>& paths, unsigned threads) {
-    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-    threads = std::min<unsigned>(threads, std::max<size_t>(1, paths.size()));
     std::vector<Raster> out(paths.size());
-    std::atomic<size_t> next{0};
-    std::exception_ptr first_error;
-    std::mutex error_mutex;
-    auto worker = [&] {
-        for (size_t i; (i = next.fetch_add(1)) < paths.size();) {
-            try {
-                out[i] = decode(paths[i]);
-            } catch (...) {
-                std::lock_guard<std::mutex> lock(error_mutex);
-                if (!first_error) first_error = std::current_exception();
-                next = paths.size();  // stop handing out work
-            }
-        }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool) t.join();
-    if (first_error) std::rethrow_exception(first_error);
+    io::parallel_for(paths.size(), threads, [&](size_t i) { out[i] = decode(paths[i]); });
     return out;
 }
 

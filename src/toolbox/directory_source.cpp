@@ -4,7 +4,6 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <exception>
@@ -16,6 +15,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "io/parallel.hpp"
 #include "io/trace.hpp"
 #include "metadata/duckdb_session.hpp"
 #include "metadata/result_table.hpp"
@@ -126,18 +126,9 @@ std::vector<FileSample> make_file_samples(const std::vector<Node>& nodes, const 
     collect_files(nodes, dir, files);
     std::vector<FileSample> samples(files.size());
     constexpr size_t kChunk = 64;
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-        for (size_t begin; (begin = next.fetch_add(kChunk)) < files.size();) {
-            const size_t end = std::min(begin + kChunk, files.size());
-            for (size_t i = begin; i < end; ++i)
-                samples[i] = make_file_sample(*files[i].first, files[i].second);
-        }
-    };
-    std::future<void> helper;
-    if (files.size() > kChunk) helper = std::async(std::launch::async, work);
-    work();
-    if (helper.valid()) helper.get();
+    io::parallel_for(
+        files.size(), 2,
+        [&](size_t i) { samples[i] = make_file_sample(*files[i].first, files[i].second); }, kChunk);
     return samples;
 }
 
