@@ -101,8 +101,7 @@ std::vector<ColumnType> resolve_columns(const std::vector<Dataset>& inputs,
                                                           : c);
                 continue;
             }
-            const ColumnType& first = *std::find_if(
-                all.begin(), all.end(), [&](const ColumnType& a) { return a.name == c.name; });
+            const ColumnType& first = *query::find_column(all, c.name);
             if (!is_internal_integer(c.name) && !(first.type == c.type)) {
                 throw SchemaError("concat(): column '" + c.name + "' at level " +
                                   std::to_string(level) + " is " + first.type.arrow_name() +
@@ -235,7 +234,7 @@ Dataset concat(const std::vector<Dataset>& inputs, ColumnMode mode) {
         part.ctx = inputs[k].ctx_;
         part.view_sql = inputs[k].view_sql_;
         part.filtered = part.view_sql != kBaseView;
-        query::define_level_views(db, *part.ctx, "p" + std::to_string(k) + "_");
+        query::define_level_views(db, *part.ctx, query::part_prefix("", k));
         for (const auto& [root, archive] : part.ctx->archives) ctx->archives.emplace(root, archive);
         plan->parts.push_back(std::move(part));
     }
@@ -243,14 +242,15 @@ Dataset concat(const std::vector<Dataset>& inputs, ColumnMode mode) {
         int64_t base = 0;
         for (size_t k = 0; k < plan->parts.size(); ++k) {
             query::ConcatPart& part = plan->parts[k];
-            const std::string table = "p" + std::to_string(k) + "_level" + std::to_string(level);
+            const std::string table =
+                query::part_prefix("", k) + "level" + std::to_string(level) + "_table";
             try {
                 part.columns.push_back(
                     level == 0 ? metadata::describe_query(
                                      db, query::concat_part_relation(part, k, level, ""))
                                : part.ctx->level_columns[level]);
                 part.id_base.push_back(base);
-                base += std::stoll(db.query_scalar("SELECT count(*) FROM " + table + "_table"));
+                base += std::stoll(db.query_scalar("SELECT count(*) FROM " + table));
             } catch (const QueryError& e) {
                 throw QueryError("concat(): " + name_of(inputs[k], k) + ": " + e.what());
             }

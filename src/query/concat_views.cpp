@@ -1,8 +1,6 @@
 // The SQL of a concatenated dataset's views. Each part keeps its own views, registered in the
 // concatenation's connection under a prefix (`p0_level0`, `p1_level0_table`, ...); the union
 // views read from those, so nothing is materialized and each part's filters stay lazy.
-#include <algorithm>
-
 #include "query/dataset_context.hpp"
 
 namespace taco::query {
@@ -14,15 +12,6 @@ using metadata::quote_literal;
 constexpr const char* kCurrentId = "internal:current_id";
 constexpr const char* kParentId = "internal:parent_id";
 constexpr const char* kSourcePath = "internal:source_path";
-
-bool has_column(const std::vector<ColumnType>& cols, std::string_view name) {
-    return std::any_of(cols.begin(), cols.end(),
-                       [&](const ColumnType& c) { return c.name == name; });
-}
-
-std::string part_prefix(const std::string& prefix, size_t k) {
-    return prefix + "p" + std::to_string(k) + "_";
-}
 
 // The select list that turns part `k`'s rows at `level` into the union's columns: its own
 // columns (ids shifted, integers widened), NULL for the ones it lacks, and its source path.
@@ -51,6 +40,10 @@ std::string part_select(const ConcatPlan& plan, size_t k, size_t level) {
 }
 
 }  // namespace
+
+std::string part_prefix(const std::string& prefix, size_t k) {
+    return prefix + "p" + std::to_string(k) + "_";
+}
 
 std::string concat_part_relation(const ConcatPart& part, size_t k, size_t level,
                                  const std::string& prefix) {

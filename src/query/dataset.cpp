@@ -77,12 +77,8 @@ const std::filesystem::path& Dataset::path() const {
     return ctx_->source.path;
 }
 std::vector<std::filesystem::path> Dataset::sources() const {
-    if (!ctx_->concat) return {ctx_->source.path};
     std::vector<std::filesystem::path> out;
-    for (const query::ConcatPart& part : ctx_->concat->parts) {
-        const Dataset input(part.ctx, part.view_sql, 0);
-        for (auto& p : input.sources()) out.push_back(std::move(p));
-    }
+    query::collect_sources(*ctx_, out);
     return out;
 }
 ContainerFormat Dataset::format() const {
@@ -173,8 +169,7 @@ DataFrame Dataset::fetch_level(bool raw) const {
             }
             io::TraceScope trace("data(): padding");
             auto keep = [&](const metadata::ResultTable::ChunkRows& rows, size_t row) {
-                return !rows.is_null(row, *id) &&
-                       !rows.starts_with(row, *id, query::kPaddingPrefix);
+                return query::is_shown_row(rows, row, *id);
             };
             // The paths are made when first read (often never for most rows, and a million of
             // them cost as much as the Parquet decoding): the lambda owns what it uses.

@@ -16,17 +16,6 @@ namespace {
 using metadata::quote_identifier;
 using metadata::quote_literal;
 
-bool has_column(const std::vector<ColumnType>& cols, std::string_view name) {
-    return std::any_of(cols.begin(), cols.end(),
-                       [&](const ColumnType& c) { return c.name == name; });
-}
-
-const ColumnType* find_column(const std::vector<ColumnType>& cols, std::string_view name) {
-    for (const auto& c : cols)
-        if (c.name == name) return &c;
-    return nullptr;
-}
-
 // The columns every reader relies on (FORMAT.md §9), with the reason given to the user.
 void check_required_columns(const format::OpenedDataset& src, size_t level,
                             const std::vector<ColumnType>& cols) {
@@ -73,6 +62,28 @@ constexpr const char* kNotPadding = "NOT starts_with(\"id\", '__TACOPAD__')";
 
 }  // namespace
 
+const ColumnType* find_column(const std::vector<ColumnType>& cols, std::string_view name) {
+    for (const auto& c : cols)
+        if (c.name == name) return &c;
+    return nullptr;
+}
+
+bool has_column(const std::vector<ColumnType>& cols, std::string_view name) {
+    return find_column(cols, name) != nullptr;
+}
+
+bool is_shown_row(const metadata::ResultTable::ChunkRows& rows, size_t row, size_t id) {
+    return !rows.is_null(row, id) && !rows.starts_with(row, id, kPaddingPrefix);
+}
+
+void collect_sources(const DatasetContext& ctx, std::vector<std::filesystem::path>& out) {
+    if (!ctx.concat) {
+        out.push_back(ctx.source.path);
+        return;
+    }
+    for (const ConcatPart& part : ctx.concat->parts) collect_sources(*part.ctx, out);
+}
+
 void configure_reader_session(metadata::DuckSession& db) {
     // Results are always fetched whole, so the streaming buffer only limits how far DuckDB's
     // workers may run ahead of the fetching thread. With the default (~1 MB) a million-row scan
@@ -115,8 +126,7 @@ void define_level_views(metadata::DuckSession& db, const DatasetContext& ctx,
                         const std::string& prefix) {
     if (ctx.concat) {
         for (size_t k = 0; k < ctx.concat->parts.size(); ++k) {
-            define_level_views(db, *ctx.concat->parts[k].ctx,
-                               prefix + "p" + std::to_string(k) + "_");
+            define_level_views(db, *ctx.concat->parts[k].ctx, part_prefix(prefix, k));
         }
         define_concat_views(db, *ctx.concat, ctx.source.format, prefix);
         return;

@@ -2,6 +2,7 @@
 // connection holding the level views, and the in-memory copies of the level Parquet bytes.
 #pragma once
 
+#include <functional>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -34,6 +35,13 @@ class ChildrenCache {
 };
 
 struct DatasetContext;
+
+/// Hashes std::string and std::string_view alike, so maps keyed by string can be searched with
+/// a view (no temporary string on the read path).
+struct StringHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
 
 /// One input of a concatenated dataset: the dataset it came from and the view it contributed.
 struct ConcatPart {
@@ -69,11 +77,22 @@ struct DatasetContext {
     /// Set for a concatenated dataset.
     std::shared_ptr<const ConcatPlan> concat;
     /// Every archive `internal:gdal_vsi` paths may point into, by VSI root (one per ZIP part).
-    std::unordered_map<std::string, std::shared_ptr<io::ByteSource>> archives;
+    std::unordered_map<std::string, std::shared_ptr<io::ByteSource>, StringHash, std::equal_to<>>
+        archives;
     ChildrenCache children;
 
     const std::string& name() const { return source.vsi_root; }
 };
+
+/// The first column called `name`, or nullptr.
+const ColumnType* find_column(const std::vector<ColumnType>& cols, std::string_view name);
+bool has_column(const std::vector<ColumnType>& cols, std::string_view name);
+
+/// Whether row `row` of a chunk is shown: its id (column `id`) is set and is not padding.
+bool is_shown_row(const metadata::ResultTable::ChunkRows& rows, size_t row, size_t id);
+
+/// Appends the files behind `ctx`: its path, or (concatenated) its parts' files in order.
+void collect_sources(const DatasetContext& ctx, std::vector<std::filesystem::path>& out);
 
 /// Settings every reader connection uses (also the validator's).
 void configure_reader_session(metadata::DuckSession& db);
@@ -88,6 +107,9 @@ std::shared_ptr<DatasetContext> make_context(format::OpenedDataset opened);
 /// over its parts' views (registered as `{prefix}p{k}_...`) for a concatenated one.
 void define_level_views(metadata::DuckSession& db, const DatasetContext& ctx,
                         const std::string& prefix);
+
+/// Where part `k` of a concatenation registered under `prefix` has its views: `{prefix}p{k}_`.
+std::string part_prefix(const std::string& prefix, size_t k);
 
 /// The views `{prefix}level{i}_table` and `{prefix}level{i}` of a concatenated dataset, whose
 /// parts are already registered under `{prefix}p{k}_`.

@@ -26,7 +26,7 @@ bool is_remote(std::string_view vsi) {
 }
 
 std::shared_ptr<io::ByteSource> archive_for(DatasetContext& ctx, std::string_view root) {
-    const auto known = ctx.archives.find(std::string(root));
+    const auto known = ctx.archives.find(root);
     if (known != ctx.archives.end()) return known->second;
     if (is_remote(root)) remote_unsupported(root);
     return io::open_local_source(std::string(root));
@@ -84,7 +84,7 @@ std::shared_ptr<const metadata::ResultTable> fetch_children(DatasetContext& ctx,
     for (size_t c = 0; c < raw->columns(); ++c)
         if (raw->schema()[c].name != "internal:gdal_vsi") columns.push_back(c);
     auto keep = [&](const metadata::ResultTable::ChunkRows& rows, size_t row) {
-        return !rows.is_null(row, id) && !rows.starts_with(row, id, kPaddingPrefix);
+        return is_shown_row(rows, row, id);
     };
     auto vsi = [&](const metadata::ResultTable::ChunkRows& rows, size_t row, std::string& out) {
         if (archive) {
