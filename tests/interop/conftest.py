@@ -29,6 +29,8 @@ from pathlib import Path
 
 import pytest
 
+from reader_helpers import vsi_read
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -375,22 +377,6 @@ def sample_data(node: dict) -> bytes:
     if "data_b64" in node:
         return base64.b64decode(node["data_b64"])
     return Path(node["source"]).read_bytes()
-
-
-def vsi_read(path: str) -> bytes:
-    """Reads a whole file through GDAL's virtual file system (e.g. /vsisubfile/...)."""
-    from osgeo import gdal
-
-    f = gdal.VSIFOpenL(path, "rb")
-    assert f is not None, f"GDAL cannot open {path}"
-    try:
-        gdal.VSIFSeekL(f, 0, 2)
-        n = gdal.VSIFTellL(f)
-        gdal.VSIFSeekL(f, 0, 0)
-        data = gdal.VSIFReadL(1, n, f) if n else b""
-        return bytes(data or b"")
-    finally:
-        gdal.VSIFCloseL(f)
 
 
 @pytest.fixture(scope="session")

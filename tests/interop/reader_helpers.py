@@ -156,15 +156,10 @@ def sample_size(row: dict, fmt: str) -> int | None:
     return os.path.getsize(row["internal:gdal_vsi"])
 
 
-def read_vsi(path: str) -> bytes:
-    """The bytes GDAL returns for a path tacoreader handed out (what its users would read)."""
+def vsi_read(path: str) -> bytes:
+    """Reads a whole file through GDAL's virtual file system (e.g. /vsisubfile/...)."""
     from osgeo import gdal
 
-    # GDAL reads "/vsisubfile/{offset}_0,{file}" as "from offset to the end of the file", so a
-    # zero-byte sample's path yields the rest of the archive. The sample itself has no bytes.
-    match = re.match(r"/vsisubfile/\d+_(\d+),", path)
-    if match and int(match.group(1)) == 0:
-        return b""
     f = gdal.VSIFOpenL(path, "rb")
     assert f is not None, f"GDAL cannot open {path}"
     try:
@@ -175,6 +170,16 @@ def read_vsi(path: str) -> bytes:
         return bytes(data or b"")
     finally:
         gdal.VSIFCloseL(f)
+
+
+def read_vsi(path: str) -> bytes:
+    """The bytes GDAL returns for a path tacoreader handed out (what its users would read)."""
+    # GDAL reads "/vsisubfile/{offset}_0,{file}" as "from offset to the end of the file", so a
+    # zero-byte sample's path yields the rest of the archive. The sample itself has no bytes.
+    match = re.match(r"/vsisubfile/\d+_(\d+),", path)
+    if match and int(match.group(1)) == 0:
+        return b""
+    return vsi_read(path)
 
 
 def reference_files(ds, limit: int) -> list[tuple[str, str]]:
