@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <functional>
+#include <unordered_map>
 
 #include "io/trace.hpp"
 #include "taco/errors.hpp"
@@ -78,6 +79,7 @@ struct DuckSession::Impl {
     bool stream_registered = false;
     const std::vector<TableColumn>* stream_columns = nullptr;
     size_t stream_position = 0;
+    std::unordered_map<std::string, std::shared_ptr<void>> modules;
 };
 
 DuckSession::DuckSession(int threads) : impl_(std::make_unique<Impl>()) {
@@ -101,13 +103,20 @@ DuckSession::DuckSession(int threads) : impl_(std::make_unique<Impl>()) {
     }
 }
 
+DuckSession::DuckSession(DuckSession&& other) noexcept = default;
+
 DuckSession::~DuckSession() {
+    if (!impl_) return;  // moved from
     if (impl_->con) duckdb_disconnect(&impl_->con);
     if (impl_->db) duckdb_close(&impl_->db);
 }
 
 void* DuckSession::raw_connection() const {
     return impl_->con;
+}
+
+std::shared_ptr<void>& DuckSession::module_state(const std::string& key) {
+    return impl_->modules[key];
 }
 
 void DuckSession::exec(const std::string& sql) {

@@ -47,6 +47,9 @@ class DuckSession {
     ~DuckSession();
     DuckSession(const DuckSession&) = delete;
     DuckSession& operator=(const DuckSession&) = delete;
+    /// A session can be opened on one thread and handed to another (load() opens it early).
+    DuckSession(DuckSession&& other) noexcept;
+    DuckSession& operator=(DuckSession&&) = delete;
 
     /// Runs statements that return nothing useful. Throws QueryError with DuckDB's message.
     void exec(const std::string& sql);
@@ -59,6 +62,11 @@ class DuckSession {
 
     /// Raw connection handle (duckdb_connection) for the other metadata/*.cpp files.
     void* raw_connection() const;
+
+    /// State a metadata/*.cpp module keeps per session under `key` (e.g. the functions it
+    /// registered and what they serve); empty until the module sets it. Destroyed after the
+    /// database is closed, so DuckDB callbacks may point at it.
+    std::shared_ptr<void>& module_state(const std::string& key);
 
     struct Impl;  // public so the table-function callbacks in the .cpp can reach it
 

@@ -1,7 +1,9 @@
-// A query result kept as DuckDB's own data chunks, with typed cell access on top. Nothing is
-// copied row by row: the chunks DuckDB produces are the storage, so a million-row result costs
-// what DuckDB's vectors cost, and the same chunks can later be exported through DuckDB's Arrow
-// conversion (duckdb_data_chunk_to_arrow) without another copy.
+// A query result kept as DuckDB data chunks, with typed cell access on top. Nothing is copied
+// row by row: the chunks are the storage, so a million-row result costs what DuckDB's vectors
+// cost, and the same chunks can later be exported through DuckDB's Arrow conversion
+// (duckdb_data_chunk_to_arrow) without another copy. The chunks come from a query result
+// (fetch), from the threads of a Parquet scan (scan_parquet, result_scan.cpp) or from another
+// table (derive).
 #pragma once
 
 #include <cstddef>
@@ -34,6 +36,14 @@ class ResultTable {
     /// it and keeps every chunk. QueryError with DuckDB's message on failure.
     static std::shared_ptr<const ResultTable> fetch(DuckSession& db, const std::string& sql,
                                                     const ColumnFilter& keep = nullptr);
+
+    /// Every row of the columns `columns` of the Parquet file `path`, in file order, without
+    /// going through a query result: DuckDB decodes on all its threads and each thread copies
+    /// what it decoded straight into the table's chunks (result_scan.cpp). For a whole level
+    /// table this is the fastest read there is. nullptr when a column needs a cast or the file
+    /// cannot be scanned this way (the caller then uses fetch(), which also reports errors).
+    static std::shared_ptr<const ResultTable> scan_parquet(DuckSession& db, const std::string& path,
+                                                           const std::vector<std::string>& columns);
 
     /// A result with no rows and no columns.
     static std::shared_ptr<const ResultTable> empty();
@@ -125,7 +135,7 @@ class ResultTable {
 
   private:
     struct LazyColumn;
-    ResultTable() = default;
+    ResultTable();  // defined where Vec and LazyColumn are complete
     void fill(size_t chunk) const;  // derive_lazy(): makes the computed strings of one chunk
     void fill_all() const;          // ... of every chunk, on two threads
     void add_chunk(void* chunk);    // takes ownership of a duckdb_data_chunk
@@ -145,6 +155,7 @@ class ResultTable {
     int uniform_chunk_shift_ = -1;           // log2 of it when it is a power of two (2048 usually)
     std::vector<std::vector<Vec>> vectors_;  // [chunk][column]
     std::unique_ptr<LazyColumn> lazy_;       // derive(): the computed column and its text
+    std::vector<std::unique_ptr<char[]>> heaps_;  // scan_parquet(): the bytes of long strings
     size_t rows_ = 0;
 };
 

@@ -2,6 +2,8 @@
 // of its view plus the shared context; rows are fetched only by data(), data_raw() and count().
 #include "taco/dataset.hpp"
 
+#include <future>
+
 #include "format/dataset_open.hpp"
 #include "io/trace.hpp"
 #include "metadata/result_table.hpp"
@@ -143,12 +145,14 @@ DataFrame Dataset::fetch_level(bool raw) const {
                (zip && (name == "internal:offset" || name == "internal:size"));
     };
     std::string select;
+    std::vector<std::string> selected;
     std::vector<size_t> shown_columns;
     std::optional<size_t> id, type, offset, size, key;
     size_t position = 0;
     for (const ColumnType& c : table) {
         if (!shown(c.name) && !needed(c.name)) continue;
         select += (select.empty() ? "" : ", ") + metadata::quote_identifier(c.name);
+        selected.push_back(c.name);
         if (shown(c.name)) shown_columns.push_back(position);
         if (c.name == "id" && !id) id = position;
         if (c.name == "type" && !type) type = position;
@@ -164,8 +168,16 @@ DataFrame Dataset::fetch_level(bool raw) const {
             std::shared_ptr<const metadata::ResultTable> all;
             {
                 io::TraceScope trace("data(): fetch level");
-                all = metadata::ResultTable::fetch(ctx_->db, "SELECT " + select + " FROM level" +
-                                                                 std::to_string(level_) + "_table");
+                // A loaded dataset's level is one Parquet file: scanned straight into the table.
+                if (!ctx_->concat && level_ < ctx_->level_files.size()) {
+                    all = metadata::ResultTable::scan_parquet(ctx_->db, ctx_->level_files[level_],
+                                                              selected);
+                }
+                if (!all) {
+                    all = metadata::ResultTable::fetch(
+                        ctx_->db,
+                        "SELECT " + select + " FROM level" + std::to_string(level_) + "_table");
+                }
             }
             io::TraceScope trace("data(): padding");
             auto keep = [&](const metadata::ResultTable::ChunkRows& rows, size_t row) {
@@ -226,13 +238,23 @@ uint64_t Dataset::count() const {
 }
 
 Dataset load(const std::filesystem::path& path) {
+    // Starting DuckDB (its catalog of built-in functions) takes ~20 ms of one core: it runs on
+    // another thread while this one reads the container and copies the level tables out of it.
+    std::future<metadata::DuckSession> session =
+        std::async(std::launch::async, [] { return metadata::DuckSession(); });
     format::OpenedDataset opened;
     {
         io::TraceScope trace("load(): open container");
         opened = format::open_dataset(path);
     }
+    query::StagedLevels levels = query::stage_levels(opened);
+    metadata::DuckSession db = [&] {
+        io::TraceScope trace("load(): wait for DuckDB");
+        return session.get();
+    }();
     io::TraceScope trace("load(): level views");
-    return Dataset(query::make_context(std::move(opened)), "SELECT * FROM level0", 0, true);
+    return Dataset(query::make_context(std::move(opened), std::move(levels), std::move(db)),
+                   "SELECT * FROM level0", 0, true);
 }
 
 }  // namespace taco

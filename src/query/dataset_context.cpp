@@ -3,7 +3,6 @@
 #include "query/dataset_context.hpp"
 
 #include <algorithm>
-#include <optional>
 
 #include "io/trace.hpp"
 
@@ -141,11 +140,28 @@ void define_level_views(metadata::DuckSession& db, const DatasetContext& ctx,
     }
 }
 
-std::shared_ptr<DatasetContext> make_context(format::OpenedDataset opened) {
-    std::optional<io::TraceScope> trace(std::in_place, "load(): DuckDB open");
-    auto ctx = std::make_shared<DatasetContext>();
-    trace.reset();
+StagedLevels stage_levels(const format::OpenedDataset& opened) {
+    io::TraceScope trace("load(): level files");
+    StagedLevels out;
+    for (const format::LevelSource& level : opened.levels) {
+        if (opened.format == ContainerFormat::Zip) {
+            auto mem = std::make_unique<io::MemFd>("taco-level");
+            opened.archive->copy_to_fd(level.offset, level.size, mem->fd(), level.name);
+            out.files.push_back(mem->proc_path());
+            out.bytes.push_back(std::move(mem));
+        } else {
+            out.files.push_back(level.file.string());
+        }
+    }
+    return out;
+}
+
+std::shared_ptr<DatasetContext> make_context(format::OpenedDataset opened, StagedLevels levels,
+                                             metadata::DuckSession session) {
+    auto ctx = std::make_shared<DatasetContext>(std::move(session));
     ctx->source = std::move(opened);
+    ctx->level_bytes = std::move(levels.bytes);
+    ctx->level_files = std::move(levels.files);
     const format::OpenedDataset& src = ctx->source;
     metadata::DuckSession& db = ctx->db;
     std::lock_guard lock(ctx->db_mutex);
@@ -153,20 +169,11 @@ std::shared_ptr<DatasetContext> make_context(format::OpenedDataset opened) {
 
     if (src.archive) ctx->archives.emplace(src.vsi_root, src.archive);
     for (size_t i = 0; i < src.levels.size(); ++i) {
-        const format::LevelSource& level = src.levels[i];
-        if (src.format == ContainerFormat::Zip) {
-            auto mem = std::make_unique<io::MemFd>("taco-level");
-            src.archive->copy_to_fd(level.offset, level.size, mem->fd(), level.name);
-            ctx->level_files.push_back(mem->proc_path());
-            ctx->level_bytes.push_back(std::move(mem));
-        } else {
-            ctx->level_files.push_back(level.file.string());
-        }
         try {
             ctx->level_columns.push_back(metadata::describe_query(
                 db, "SELECT * FROM read_parquet(" + quote_literal(ctx->level_files[i]) + ")"));
         } catch (const QueryError& e) {
-            throw FormatError(src.path.string() + ": " + level.name +
+            throw FormatError(src.path.string() + ": " + src.levels[i].name +
                               " is not a readable Parquet file: " + e.what());
         }
         check_required_columns(src, i, ctx->level_columns.back());

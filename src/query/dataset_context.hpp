@@ -62,6 +62,9 @@ struct ConcatPlan {
 };
 
 struct DatasetContext {
+    DatasetContext() = default;
+    explicit DatasetContext(metadata::DuckSession session) : db(std::move(session)) {}
+
     /// A loaded dataset: what was opened. A concatenated one: the first part's collection (with
     /// the pit counts summed), path "<concatenated>", no archive.
     format::OpenedDataset source;
@@ -97,10 +100,18 @@ void collect_sources(const DatasetContext& ctx, std::vector<std::filesystem::pat
 /// Settings every reader connection uses (also the validator's).
 void configure_reader_session(metadata::DuckSession& db);
 
-/// Registers the level tables of `opened` in a new DuckDB connection and creates the views
+/// The level Parquet files of a dataset as DuckDB reads them.
+struct StagedLevels {
+    std::vector<std::unique_ptr<io::MemFd>> bytes;  // ZIP: the levels copied out of the archive
+    std::vector<std::string> files;                 // a file, or /proc/self/fd/N of `bytes`
+};
+StagedLevels stage_levels(const format::OpenedDataset& opened);
+
+/// Registers the level tables of `opened` in `session` (a new connection) and creates the views
 /// `level{i}_table` (raw), `level{i}` (padding hidden, + internal:gdal_vsi) and `data`
 /// (= level0). FormatError when a level is not readable Parquet or lacks a required column.
-std::shared_ptr<DatasetContext> make_context(format::OpenedDataset opened);
+std::shared_ptr<DatasetContext> make_context(format::OpenedDataset opened, StagedLevels levels,
+                                             metadata::DuckSession session);
 
 /// Creates `{prefix}level{i}_table` and `{prefix}level{i}` for every level of `ctx` in `db`
 /// (which may be another dataset's connection): over its Parquet files for a loaded dataset,
