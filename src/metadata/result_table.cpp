@@ -175,6 +175,45 @@ void set_string(duckdb_string_t& slot, const char* text, uint32_t length) {
     }
 }
 
+// Whether a String cell is NULL or starts with `prefix` (HiddenRows). Inline or not, a string's
+// first 4 bytes sit at the same place, so a mismatch there settles it without the heap.
+bool hides(const ResultTable::Vec& v, size_t i, std::string_view prefix) {
+    if (!valid(v.validity, i)) return true;
+    const auto& s = static_cast<const duckdb_string_t*>(v.data)[i];
+    if (s.value.inlined.length < prefix.size()) return false;
+    const size_t head = std::min<size_t>(prefix.size(), sizeof s.value.pointer.prefix);
+    if (std::memcmp(s.value.pointer.prefix, prefix.data(), head) != 0) return false;
+    return string_of(v.data, i).substr(0, prefix.size()) == prefix;
+}
+
+// Whether any of the first `n` cells hides its row: one pass with no calls for the usual chunk
+// (no NULL, no prefix).
+bool hides_any(const ResultTable::Vec& v, size_t n, std::string_view prefix) {
+    if (v.validity) {
+        for (size_t w = 0; w < n / 64; ++w)
+            if (v.validity[w] != ~uint64_t{0}) return true;
+        for (size_t i = n / 64 * 64; i < n; ++i)
+            if (!valid(v.validity, i)) return true;
+    }
+    const auto* s = static_cast<const duckdb_string_t*>(v.data);
+    const size_t head = std::min<size_t>(prefix.size(), sizeof s->value.pointer.prefix);
+    char want[sizeof s->value.pointer.prefix] = {};
+    std::memcpy(want, prefix.data(), head);
+    uint32_t want_word;
+    std::memcpy(&want_word, want, sizeof want_word);
+    const uint32_t mask = head >= 4 ? ~uint32_t{0} : (uint32_t{1} << (8 * head)) - 1;
+    bool any = false;
+    for (size_t i = 0; i < n; ++i) {
+        uint32_t word;
+        std::memcpy(&word, s[i].value.pointer.prefix, sizeof word);
+        any |= (word & mask) == want_word && s[i].value.inlined.length >= prefix.size();
+    }
+    if (!any) return false;
+    for (size_t i = 0; i < n; ++i)
+        if (hides(v, i, prefix)) return true;
+    return false;
+}
+
 // Builds result chunks on up to two threads when there are enough of them: the work is
 // memory-bound, more threads would only contend.
 void for_each_chunk(size_t n, const std::function<void(size_t)>& fn) {
@@ -198,10 +237,10 @@ struct ResultTable::LazyColumn {
 
 std::shared_ptr<const ResultTable> ResultTable::derive(std::shared_ptr<const ResultTable> src,
                                                        const std::vector<size_t>& columns,
-                                                       const RowFilter& keep_row,
+                                                       const HiddenRows& hidden,
                                                        const std::string& name,
                                                        const StringColumn& value) {
-    auto table = derive_lazy(std::move(src), columns, keep_row, name, value);
+    auto table = derive_lazy(std::move(src), columns, hidden, name, value);
     table->fill_all();
     // Everything is made: `value` (which may refer to the caller's locals) is not kept.
     table->lazy_->value = nullptr;
@@ -210,7 +249,7 @@ std::shared_ptr<const ResultTable> ResultTable::derive(std::shared_ptr<const Res
 
 std::shared_ptr<const ResultTable> ResultTable::derive_lazy(std::shared_ptr<const ResultTable> src,
                                                             const std::vector<size_t>& columns,
-                                                            const RowFilter& keep_row,
+                                                            const HiddenRows& hidden,
                                                             const std::string& name,
                                                             StringColumn value) {
     std::shared_ptr<ResultTable> table(new ResultTable());
@@ -226,14 +265,17 @@ std::shared_ptr<const ResultTable> ResultTable::derive_lazy(std::shared_ptr<cons
     try {
         for_each_chunk(nchunks, [&](size_t k) {
             auto from = static_cast<duckdb_data_chunk>(src->chunks_[k]);
-            const ChunkRows rows(*src, k);
             const size_t n = duckdb_data_chunk_get_size(from);
-            std::vector<sel_t>& keep = picked[k];
-            keep.reserve(n);
-            for (size_t i = 0; i < n; ++i)
-                if (keep_row(rows, i)) keep.push_back(static_cast<sel_t>(i));
-            const size_t kept = keep.size();
-            if (kept == 0) return;
+            const Vec& key = src->vectors_[k][hidden.column];
+            std::vector<sel_t>& keep = picked[k];  // empty: every row
+            if (hides_any(key, n, hidden.prefix)) {
+                keep.reserve(n);
+                for (size_t i = 0; i < n; ++i)
+                    if (!hides(key, i, hidden.prefix)) keep.push_back(static_cast<sel_t>(i));
+                if (keep.empty()) return;
+                if (keep.size() == n) keep = {};
+            }
+            const size_t kept = keep.empty() ? n : keep.size();
 
             std::vector<duckdb_logical_type> types(columns.size() + 1);
             for (size_t j = 0; j < columns.size(); ++j) {
@@ -259,10 +301,7 @@ std::shared_ptr<const ResultTable> ResultTable::derive_lazy(std::shared_ptr<cons
                     duckdb_vector_reference_vector(out, in);
                 }
             }
-            if (sel)
-                duckdb_destroy_selection_vector(sel);
-            else
-                keep.clear();  // every row: no need to remember which
+            if (sel) duckdb_destroy_selection_vector(sel);
             // Made writable now so the validity pointer the table records stays valid.
             duckdb_vector_ensure_validity_writable(
                 duckdb_data_chunk_get_vector(to, columns.size()));
@@ -373,18 +412,6 @@ std::string_view ResultTable::ChunkRows::get_string(size_t i, size_t col) const 
     if (table_.lazy_ && col == table_.lazy_->column) table_.fill(chunk_);
     const Vec& v = table_.vectors_[chunk_][col];
     return valid(v.validity, i) ? string_of(v.data, i) : std::string_view();
-}
-
-bool ResultTable::ChunkRows::starts_with(size_t i, size_t col, std::string_view prefix) const {
-    if (table_.lazy_ && col == table_.lazy_->column) table_.fill(chunk_);
-    const Vec& v = table_.vectors_[chunk_][col];
-    if (!valid(v.validity, i)) return false;
-    const auto& s = static_cast<const duckdb_string_t*>(v.data)[i];
-    if (s.value.inlined.length < prefix.size()) return false;
-    // Inline or not, the first 4 bytes sit at the same place.
-    const size_t head = std::min<size_t>(prefix.size(), sizeof s.value.pointer.prefix);
-    if (std::memcmp(s.value.pointer.prefix, prefix.data(), head) != 0) return false;
-    return string_of(v.data, i).substr(0, prefix.size()) == prefix;
 }
 
 int64_t ResultTable::ChunkRows::get_int(size_t i, size_t col) const {

@@ -59,10 +59,6 @@ class ResultTable {
         std::string_view get_string(size_t i, size_t col) const;
         /// Int32 and Int64 columns.
         int64_t get_int(size_t i, size_t col) const;
-        /// Whether the String cell is non-null and starts with `prefix`. Settled by the 4 bytes
-        /// DuckDB keeps inline for every string when they differ, so long strings that do not
-        /// match are never fetched from the heap.
-        bool starts_with(size_t i, size_t col, std::string_view prefix) const;
 
       private:
         friend class ResultTable;
@@ -71,20 +67,25 @@ class ResultTable {
         size_t chunk_;
         size_t first_row_;
     };
-    /// Whether row `i` of a chunk is kept.
-    using RowFilter = std::function<bool(const ChunkRows& rows, size_t i)>;
+    /// The rows derive() leaves out: those whose String column `column` is NULL or starts with
+    /// `prefix` (padding samples, whose ids are `__TACOPAD__N`). Settled by the 4 bytes DuckDB
+    /// keeps inline for every string when they differ, so long ids that do not match are never
+    /// fetched from the heap, and a chunk with no such row is checked in one tight loop.
+    struct HiddenRows {
+        size_t column = 0;
+        std::string prefix;
+    };
     /// Fills `out` with the value of a computed text cell for row `i` of a chunk; false = NULL.
     using StringColumn = std::function<bool(const ChunkRows& rows, size_t i, std::string& out)>;
-    /// A table made from `src` without SQL: its `columns` (in that order) for the rows `keep_row`
-    /// accepts, plus a last text column `name` computed by `value`. Chunks whose rows are all
-    /// kept share the source's vectors; the others copy only the kept rows. Chunks are built on
-    /// two threads when there are many, so `keep_row` and `value` must be safe to call
-    /// concurrently (read-only lambdas are). Used where DuckDB would spend more on binding an
-    /// expression than on the work (small tables), or on string building (a million gdal_vsi
-    /// paths).
+    /// A table made from `src` without SQL: its `columns` (in that order) for the rows `hidden`
+    /// does not leave out, plus a last text column `name` computed by `value`. Chunks whose rows
+    /// are all kept share the source's vectors; the others copy only the kept rows. Chunks are
+    /// built on two threads when there are many, so `value` must be safe to call concurrently
+    /// (read-only lambdas are). Used where DuckDB would spend more on binding an expression than on
+    /// the work (small tables), or on string building (a million gdal_vsi paths).
     static std::shared_ptr<const ResultTable> derive(std::shared_ptr<const ResultTable> src,
                                                      const std::vector<size_t>& columns,
-                                                     const RowFilter& keep_row,
+                                                     const HiddenRows& hidden,
                                                      const std::string& name,
                                                      const StringColumn& value);
     /// The same, except that the computed column of each chunk is filled when a cell of it is
@@ -93,7 +94,7 @@ class ResultTable {
     /// table keeps `src` alive for it.
     static std::shared_ptr<const ResultTable> derive_lazy(std::shared_ptr<const ResultTable> src,
                                                           const std::vector<size_t>& columns,
-                                                          const RowFilter& keep_row,
+                                                          const HiddenRows& hidden,
                                                           const std::string& name,
                                                           StringColumn value);
 
@@ -135,7 +136,7 @@ class ResultTable {
 
   private:
     struct LazyColumn;
-    ResultTable();  // defined where Vec and LazyColumn are complete
+    ResultTable();                  // defined where Vec and LazyColumn are complete
     void fill(size_t chunk) const;  // derive_lazy(): makes the computed strings of one chunk
     void fill_all() const;          // ... of every chunk, on two threads
     void add_chunk(void* chunk);    // takes ownership of a duckdb_data_chunk

@@ -180,9 +180,6 @@ DataFrame Dataset::fetch_level(bool raw) const {
                 }
             }
             io::TraceScope trace("data(): padding");
-            auto keep = [&](const metadata::ResultTable::ChunkRows& rows, size_t row) {
-                return query::is_shown_row(rows, row, *id);
-            };
             // The paths are made when first read (often never for most rows, and a million of
             // them cost as much as the Parquet decoding): the lambda owns what it uses.
             auto vsi =
@@ -204,7 +201,8 @@ DataFrame Dataset::fetch_level(bool raw) const {
                     if (kind == "FOLDER") out += meta;
                     return true;
                 };
-            rows = metadata::ResultTable::derive_lazy(all, shown_columns, keep, kGdalVsi, vsi);
+            rows = metadata::ResultTable::derive_lazy(all, shown_columns, query::padding_rows(*id),
+                                                      kGdalVsi, vsi);
         } catch (const QueryError& e) {
             rethrow_query(*ctx_, e);
         }

@@ -71,8 +71,8 @@ bool has_column(const std::vector<ColumnType>& cols, std::string_view name) {
     return find_column(cols, name) != nullptr;
 }
 
-bool is_shown_row(const metadata::ResultTable::ChunkRows& rows, size_t row, size_t id) {
-    return !rows.is_null(row, id) && !rows.starts_with(row, id, kPaddingPrefix);
+metadata::ResultTable::HiddenRows padding_rows(size_t id) {
+    return {id, std::string(kPaddingPrefix)};
 }
 
 void collect_sources(const DatasetContext& ctx, std::vector<std::filesystem::path>& out) {

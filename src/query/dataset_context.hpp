@@ -91,8 +91,9 @@ struct DatasetContext {
 const ColumnType* find_column(const std::vector<ColumnType>& cols, std::string_view name);
 bool has_column(const std::vector<ColumnType>& cols, std::string_view name);
 
-/// Whether row `row` of a chunk is shown: its id (column `id`) is set and is not padding.
-bool is_shown_row(const metadata::ResultTable::ChunkRows& rows, size_t row, size_t id);
+/// The rows readers hide: padding samples and rows without an id (column `id`), as the level
+/// views' WHERE clause does.
+metadata::ResultTable::HiddenRows padding_rows(size_t id);
 
 /// Appends the files behind `ctx`: its path, or (concatenated) its parts' files in order.
 void collect_sources(const DatasetContext& ctx, std::vector<std::filesystem::path>& out);

@@ -83,9 +83,6 @@ std::shared_ptr<const metadata::ResultTable> fetch_children(DatasetContext& ctx,
     std::vector<size_t> columns;
     for (size_t c = 0; c < raw->columns(); ++c)
         if (raw->schema()[c].name != "internal:gdal_vsi") columns.push_back(c);
-    auto keep = [&](const metadata::ResultTable::ChunkRows& rows, size_t row) {
-        return is_shown_row(rows, row, id);
-    };
     auto vsi = [&](const metadata::ResultTable::ChunkRows& rows, size_t row, std::string& out) {
         if (archive) {
             if (rows.is_null(row, *offset) || rows.is_null(row, *size)) return false;
@@ -97,7 +94,7 @@ std::shared_ptr<const metadata::ResultTable> fetch_children(DatasetContext& ctx,
         }
         return true;
     };
-    return metadata::ResultTable::derive(raw, columns, keep, "internal:gdal_vsi", vsi);
+    return metadata::ResultTable::derive(raw, columns, padding_rows(id), "internal:gdal_vsi", vsi);
 }
 
 }  // namespace
