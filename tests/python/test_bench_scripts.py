@@ -1,12 +1,15 @@
-"""The two benchmark scripts of bench/python run end to end at toy sizes and print their JSON
+"""The benchmark scripts of bench/python and bench/bench_reader_paired.py run end to end at toy sizes and print their JSON
 (the numbers themselves are measured by `bench/python/*.py` at full size, see its README)."""
 
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 import subprocess
 import sys
+
+import pytest
 
 BENCH = pathlib.Path(__file__).resolve().parents[2] / "bench" / "python"
 
@@ -34,3 +37,17 @@ def test_read_arrays_benchmark_runs(tmp_path):
     assert set(doc["seconds"]) == {"threads=1", "threads=2"}
     assert doc["speedup_median"] > 0
     assert len(doc["control_speedup"]["runs"]) == 1
+
+
+def test_paired_reader_benchmark_runs():
+    repo = BENCH.parents[1]
+    build = pathlib.Path(os.environ.get("TACO_BUILD_DIR", repo / "build"))
+    fixture = repo.parent / "shared" / "fixtures" / "reference" / "tacoreader" / "zip" / "flat" / "flat.tacozip"
+    proc = subprocess.run([sys.executable, str(repo / "bench" / "bench_reader_paired.py"), str(fixture), "--runs", "2",
+                           "--bench-reader", str(build / "bin" / "bench_reader")],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    doc = json.loads(proc.stdout)
+    assert len(doc["tacocore_seconds"]) == 2 and len(doc["tacoreader_seconds"]) == 2
+    assert doc["tacocore_median"] > 0 and doc["tacoreader_median"] > 0
+    assert doc["ratio_of_medians"] == pytest.approx(doc["tacoreader_median"] / doc["tacocore_median"], rel=0.02)
