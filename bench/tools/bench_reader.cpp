@@ -294,8 +294,47 @@ double median(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
-// The uncompressed size of the level-0 table: Parquet's own column chunk sizes.
-uint64_t uncompressed_metadata_bytes(const fs::path& zip, const SuiteArgs& a) {
+// The size of the level-0 table decoded, in Arrow's layout (what a reader holds once it has
+// decoded it): 8 bytes per int64/double/timestamp cell, 4 per int32/float, 4 (offset) + the
+// bytes per string, a bit per boolean and per validity cell. Unlike Parquet's
+// total_uncompressed_size it does not depend on the encodings the writer chose.
+uint64_t decoded_bytes(const DataFrame& df) {
+    const size_t rows = df.rows();
+    uint64_t bytes = 0;
+    for (size_t c = 0; c < df.schema().size(); ++c) {
+        bytes += (rows + 7) / 8;  // validity
+        switch (df.schema()[c].type.id()) {
+            case TypeId::Int64:
+            case TypeId::Float64:
+            case TypeId::Timestamp:
+                bytes += 8 * rows;
+                break;
+            case TypeId::Int32:
+            case TypeId::Float32:
+                bytes += 4 * rows;
+                break;
+            case TypeId::Bool:
+                bytes += (rows + 7) / 8;
+                break;
+            case TypeId::String:
+            case TypeId::Binary:
+                bytes += 4 * (rows + 1);
+                for (size_t r = 0; r < rows; ++r) bytes += df.get_string(r, c).size();
+                break;
+            default:
+                break;
+        }
+    }
+    return bytes;
+}
+
+struct MetadataSize {
+    uint64_t encoded = 0;  // Parquet's total_uncompressed_size: the pages before zstd
+    uint64_t decoded = 0;  // decoded_bytes()
+};
+
+// The sizes of the level-0 table (copied out of the ZIP next to the dataset).
+MetadataSize metadata_size(const fs::path& zip, const SuiteArgs& a) {
     io::File f = io::File::open_read(zip);
     uint8_t header[157];
     f.read_at(0, header, sizeof header);
@@ -307,12 +346,15 @@ uint64_t uncompressed_metadata_bytes(const fs::path& zip, const SuiteArgs& a) {
     fs::create_directories(a.dir);  // also when --dataset skipped generating into it
     const fs::path level0 = fs::path(a.dir) / "level0.parquet";
     std::ofstream(level0, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(size));
-    const DataFrame df =
-        load(zip)
-            .sql("SELECT sum(total_uncompressed_size)::BIGINT AS u FROM parquet_metadata('" +
-                 fs::absolute(level0).string() + "')")
-            .data();
-    return static_cast<uint64_t>(df.get_int(0, 0));
+    const std::string file = "'" + fs::absolute(level0).string() + "'";
+    const Dataset ds = load(zip);
+    MetadataSize out;
+    out.encoded = static_cast<uint64_t>(
+        ds.sql("SELECT sum(total_uncompressed_size)::BIGINT FROM parquet_metadata(" + file + ")")
+            .data()
+            .get_int(0, 0));
+    out.decoded = decoded_bytes(ds.sql("SELECT * FROM read_parquet(" + file + ")").data());
+    return out;
 }
 
 template <typename Fn>
@@ -386,7 +428,7 @@ int run_suite(const SuiteArgs& a, const std::string& self) {
     const double pread_us =
         per_op_us(ops, [&](size_t i) { raw.read_at(offsets[i], buffer.data(), buffer.size()); });
 
-    const uint64_t meta_bytes = uncompressed_metadata_bytes(zip, a);
+    const MetadataSize meta = metadata_size(zip, a);
     std::printf(
         "{\"dataset\": \"%s\", \"samples\": %zu, \"zip_bytes\": %" PRIu64
         ", \"generate_seconds\": %.3f,\n"
@@ -399,14 +441,15 @@ int run_suite(const SuiteArgs& a, const std::string& self) {
         " \"read_position_us\": %.3f, \"read_id_first_call_ms\": %.2f, \"read_id_us\": %.3f,\n"
         " \"read_bytes_us\": %.3f, \"pread_us\": %.3f, \"sample_bytes\": %zu,\n"
         " \"load_peak_rss_bytes\": %ld, \"load_plus_data_peak_rss_bytes\": %ld,\n"
-        " \"metadata_uncompressed_bytes\": %" PRIu64 ", \"checksum\": %zu}\n",
+        " \"metadata_uncompressed_bytes\": %" PRIu64 ", \"metadata_decoded_bytes\": %" PRIu64
+        ", \"checksum\": %zu}\n",
         zip.string().c_str(), n, static_cast<uint64_t>(fs::file_size(zip)), generate_seconds,
         median(open_s), *std::min_element(open_s.begin(), open_s.end()), median(open_cpu),
         median(load_s), *std::min_element(load_s.begin(), load_s.end()), median(load_cpu),
         median(data_s), *std::min_element(data_s.begin(), data_s.end()), median(data_cpu),
         read_pos_us, first_id_ms, read_id_us, read_bytes_us, pread_us, a.sample_size,
         *std::max_element(open_rss.begin(), open_rss.end()),
-        *std::max_element(load_rss.begin(), load_rss.end()), meta_bytes, sink);
+        *std::max_element(load_rss.begin(), load_rss.end()), meta.encoded, meta.decoded, sink);
     return 0;
 }
 
