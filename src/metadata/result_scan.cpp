@@ -245,9 +245,10 @@ std::shared_ptr<const ResultTable> ResultTable::scan_parquet(
             return nullptr;
     }
 
-    CollectState& state = collect_state(db);
     Prepared scan;
+    CollectState* state = nullptr;
     try {
+        state = &collect_state(db);
         prepare(con,
                 std::string("SELECT count(*), bool_and(") + kCollectFunction + "(file_row_number" +
                     list + "))" + from,
@@ -256,9 +257,9 @@ std::shared_ptr<const ResultTable> ResultTable::scan_parquet(
         return nullptr;
     }
     duckdb_result result;
-    state.active = &sink;
+    state->active = &sink;
     const duckdb_state st = duckdb_execute_prepared(scan.stmt, &result);
-    state.active = nullptr;
+    state->active = nullptr;
     if (st != DuckDBSuccess) {
         // fetch() runs it again and reports the error as every other query does.
         duckdb_destroy_result(&result);
