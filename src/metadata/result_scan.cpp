@@ -227,16 +227,12 @@ std::shared_ptr<const ResultTable> ResultTable::scan_parquet(
     auto con = static_cast<duckdb_connection>(db.raw_connection());
     std::string list;
     for (const std::string& c : columns) list += ", " + quote_identifier(c);
-    const std::string from =
-        " FROM read_parquet(" + quote_literal(path) + ", file_row_number = true)";
+    const std::string file = "read_parquet(" + quote_literal(path);
 
-    // The plain selection decides the columns' types: anything needing a cast goes the usual way.
+    // The plain selection: its errors are the file's (or the caller's), reported as fetch()
+    // would; its types decide whether the scan can copy the columns as they are.
     Prepared plain;
-    try {
-        prepare(con, "SELECT " + list.substr(2) + from, plain);
-    } catch (const QueryError&) {
-        return nullptr;
-    }
+    prepare(con, "SELECT " + list.substr(2) + " FROM " + file + ")", plain);
     const std::vector<BoundColumn> bound = bound_columns(plain.stmt);
     ScanSink sink;
     for (size_t i = 0; i < bound.size(); ++i) {
@@ -245,13 +241,15 @@ std::shared_ptr<const ResultTable> ResultTable::scan_parquet(
             return nullptr;
     }
 
+    // What only this path needs can fail where a plain query works (a column of the file named
+    // file_row_number): then the plain query it is.
     Prepared scan;
     CollectState* state = nullptr;
     try {
         state = &collect_state(db);
         prepare(con,
                 std::string("SELECT count(*), bool_and(") + kCollectFunction + "(file_row_number" +
-                    list + "))" + from,
+                    list + ")) FROM " + file + ", file_row_number = true)",
                 scan);
     } catch (const QueryError&) {
         return nullptr;
@@ -261,9 +259,10 @@ std::shared_ptr<const ResultTable> ResultTable::scan_parquet(
     const duckdb_state st = duckdb_execute_prepared(scan.stmt, &result);
     state->active = nullptr;
     if (st != DuckDBSuccess) {
-        // fetch() runs it again and reports the error as every other query does.
+        // Reading the file failed (the function itself only fails when out of memory).
+        std::string message = duckdb_result_error(&result);
         duckdb_destroy_result(&result);
-        return nullptr;
+        throw QueryError(message);
     }
     const int64_t rows = duckdb_value_int64(&result, 0, 0);
     duckdb_destroy_result(&result);

@@ -41,7 +41,8 @@ class ResultTable {
     /// going through a query result: DuckDB decodes on all its threads and each thread copies
     /// what it decoded straight into the table's chunks (result_scan.cpp). For a whole level
     /// table this is the fastest read there is. nullptr when a column needs a cast or the file
-    /// cannot be scanned this way (the caller then uses fetch(), which also reports errors).
+    /// cannot be scanned this way (the caller then uses fetch()); QueryError with DuckDB's
+    /// message when the file cannot be read or a column does not exist.
     static std::shared_ptr<const ResultTable> scan_parquet(DuckSession& db, const std::string& path,
                                                            const std::vector<std::string>& columns);
 

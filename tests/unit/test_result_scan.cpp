@@ -3,6 +3,8 @@
 // cases it leaves to fetch().
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "metadata/duckdb_session.hpp"
 #include "metadata/result_table.hpp"
 #include "taco/errors.hpp"
@@ -18,7 +20,8 @@ namespace {
 std::string write_table(DuckSession& db, const TempDir& dir) {
     const std::string path = (dir / "t.parquet").string();
     db.exec(
-        "COPY (SELECT i AS n64, i::INTEGER AS n32, (i * 0.5)::DOUBLE AS f64, (i * 0.25)::FLOAT AS f32, "
+        "COPY (SELECT i AS n64, i::INTEGER AS n32, (i * 0.5)::DOUBLE AS f64, (i * 0.25)::FLOAT AS "
+        "f32, "
         "i % 2 = 0 AS flag, TIMESTAMP '2023-01-01' + INTERVAL (i) SECOND AS ts, "
         "CASE WHEN i % 7 = 0 THEN NULL ELSE 'short_' || i END AS short_text, "
         "CASE WHEN i % 7 = 3 THEN NULL ELSE 'a rather long text, sample ' || i END AS long_text, "
@@ -51,18 +54,38 @@ TEST(ResultScan, SameCellsAsAQueryResult) {
     EXPECT_EQ(scanned->get_string(10005, 7), "a rather long text, sample 10005");
 }
 
-TEST(ResultScan, LeavesCastsAndUnknownColumnsToFetch) {
+TEST(ResultScan, LeavesCastsToFetch) {
     TempDir dir;
     DuckSession db;
     const std::string path = write_table(db, dir);
     EXPECT_FALSE(ResultTable::scan_parquet(db, path, {"n64", "list_col"}));
     EXPECT_FALSE(ResultTable::scan_parquet(db, path, {"day"}));
-    EXPECT_FALSE(ResultTable::scan_parquet(db, path, {"no_such_column"}));
-    EXPECT_FALSE(ResultTable::scan_parquet(db, (dir / "missing.parquet").string(), {"n64"}));
+    // A file with a column named file_row_number cannot number its rows: the query path reads it.
+    const std::string named = (dir / "named.parquet").string();
+    db.exec("COPY (SELECT 1::BIGINT AS file_row_number, 2::BIGINT AS x) TO " +
+            quote_literal(named) + " (FORMAT parquet)");
+    EXPECT_FALSE(ResultTable::scan_parquet(db, named, {"x"}));
     // After a refused scan the session still scans.
     auto t = ResultTable::scan_parquet(db, path, {"n64"});
     ASSERT_TRUE(t);
     EXPECT_EQ(t->get_int(10006, 0), 10006);
+}
+
+TEST(ResultScan, ReportsWhatCannotBeRead) {
+    TempDir dir;
+    DuckSession db;
+    const std::string path = write_table(db, dir);
+    const std::string unknown = taco::test::error_of<QueryError>([&] {
+        ResultTable::scan_parquet(db, path, {"n64", "no_such_column"});
+    });
+    EXPECT_TRUE(taco::test::contains(unknown, "no_such_column")) << unknown;
+    const std::string missing = taco::test::error_of<QueryError>(
+        [&] { ResultTable::scan_parquet(db, (dir / "missing.parquet").string(), {"n64"}); });
+    EXPECT_TRUE(taco::test::contains(missing, "missing.parquet")) << missing;
+    // Bytes that are not Parquet: one attempt, one error (a FIFO would be read once).
+    const std::string junk = (dir / "junk.parquet").string();
+    { std::ofstream(junk) << "not parquet at all"; }
+    EXPECT_THROW(ResultTable::scan_parquet(db, junk, {"n64"}), QueryError);
 }
 
 TEST(ResultScan, TheCollectFunctionIsNotForUsers) {
