@@ -21,6 +21,7 @@
 #include <type_traits>
 
 #include "metadata/duckdb_bind.hpp"
+#include "metadata/duckdb_cells.hpp"
 #include "metadata/result_table.hpp"
 #include "taco/errors.hpp"
 
@@ -55,10 +56,6 @@ struct ChunkDeleter {
     void operator()(duckdb_data_chunk chunk) const { duckdb_destroy_data_chunk(&chunk); }
 };
 using ChunkPtr = std::unique_ptr<std::remove_pointer_t<duckdb_data_chunk>, ChunkDeleter>;
-
-bool is_valid(const uint64_t* validity, size_t i) {
-    return !validity || (validity[i >> 6] >> (i & 63)) & 1;
-}
 
 // What one scan collects, from every thread that decodes.
 class ScanSink {
@@ -136,9 +133,7 @@ class ScanSink {
         const uint64_t* validity = duckdb_vector_get_validity(in);
         size_t bytes = 0;
         for (idx_t i = 0; i < n; ++i) {
-            const uint32_t length = s[i].value.inlined.length;
-            if (is_valid(validity, i) && length > sizeof s[i].value.inlined.inlined)
-                bytes += length;
+            if (is_valid(validity, i) && !is_inlined(s[i])) bytes += s[i].value.inlined.length;
         }
         return bytes;
     }
@@ -155,8 +150,8 @@ class ScanSink {
                 continue;
             }
             to[i] = from[i];
-            const uint32_t length = from[i].value.inlined.length;
-            if (length > sizeof from[i].value.inlined.inlined) {
+            if (!is_inlined(from[i])) {
+                const uint32_t length = from[i].value.inlined.length;
                 std::memcpy(heap, from[i].value.pointer.ptr, length);
                 to[i].value.pointer.ptr = heap;
                 heap += length;

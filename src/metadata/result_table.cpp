@@ -3,6 +3,7 @@
 #include <duckdb.h>
 
 #include "metadata/duckdb_bind.hpp"
+#include "metadata/duckdb_cells.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -22,17 +23,6 @@ struct ResultTable::Vec {
 };
 
 namespace {
-
-std::string_view string_of(const void* data, size_t index) {
-    const auto* s = static_cast<const duckdb_string_t*>(data) + index;
-    const uint32_t length = s->value.inlined.length;
-    const char* p = length <= 12 ? s->value.inlined.inlined : s->value.pointer.ptr;
-    return {p, length};
-}
-
-bool valid(const uint64_t* validity, size_t index) {
-    return !validity || (validity[index >> 6] >> (index & 63)) & 1;
-}
 
 Value value_of(const ResultTable::Vec& vec, size_t index, const DataType& type);
 
@@ -178,7 +168,7 @@ void set_string(duckdb_string_t& slot, const char* text, uint32_t length) {
 // Whether a String cell is NULL or starts with `prefix` (HiddenRows). Inline or not, a string's
 // first 4 bytes sit at the same place, so a mismatch there settles it without the heap.
 bool hides(const ResultTable::Vec& v, size_t i, std::string_view prefix) {
-    if (!valid(v.validity, i)) return true;
+    if (!is_valid(v.validity, i)) return true;
     const auto& s = static_cast<const duckdb_string_t*>(v.data)[i];
     if (s.value.inlined.length < prefix.size()) return false;
     const size_t head = std::min<size_t>(prefix.size(), sizeof s.value.pointer.prefix);
@@ -193,7 +183,7 @@ bool hides_any(const ResultTable::Vec& v, size_t n, std::string_view prefix) {
         for (size_t w = 0; w < n / 64; ++w)
             if (v.validity[w] != ~uint64_t{0}) return true;
         for (size_t i = n / 64 * 64; i < n; ++i)
-            if (!valid(v.validity, i)) return true;
+            if (!is_valid(v.validity, i)) return true;
     }
     const auto* s = static_cast<const duckdb_string_t*>(v.data);
     const size_t head = std::min<size_t>(prefix.size(), sizeof s->value.pointer.prefix);
@@ -405,18 +395,18 @@ ResultTable::ChunkRows::ChunkRows(const ResultTable& t, size_t chunk)
 
 bool ResultTable::ChunkRows::is_null(size_t i, size_t col) const {
     if (table_.lazy_ && col == table_.lazy_->column) table_.fill(chunk_);
-    return !valid(table_.vectors_[chunk_][col].validity, i);
+    return !is_valid(table_.vectors_[chunk_][col].validity, i);
 }
 
 std::string_view ResultTable::ChunkRows::get_string(size_t i, size_t col) const {
     if (table_.lazy_ && col == table_.lazy_->column) table_.fill(chunk_);
     const Vec& v = table_.vectors_[chunk_][col];
-    return valid(v.validity, i) ? string_of(v.data, i) : std::string_view();
+    return is_valid(v.validity, i) ? string_of(v.data, i) : std::string_view();
 }
 
 int64_t ResultTable::ChunkRows::get_int(size_t i, size_t col) const {
     const Vec& v = table_.vectors_[chunk_][col];
-    if (!valid(v.validity, i)) return 0;
+    if (!is_valid(v.validity, i)) return 0;
     if (table_.schema_[col].type.id() == TypeId::Int32) {
         return static_cast<const int32_t*>(v.data)[i];
     }
@@ -457,17 +447,17 @@ const ResultTable::Cell ResultTable::typed(size_t row, size_t col,
 
 bool ResultTable::is_null(size_t row, size_t col) const {
     Cell cell = locate(row, col);
-    return schema_[col].type.is_null() || !valid(cell.vec->validity, cell.index);
+    return schema_[col].type.is_null() || !is_valid(cell.vec->validity, cell.index);
 }
 
 bool ResultTable::get_bool(size_t row, size_t col) const {
     Cell c = typed(row, col, {TypeId::Bool}, "a boolean");
-    return valid(c.vec->validity, c.index) && static_cast<const bool*>(c.vec->data)[c.index];
+    return is_valid(c.vec->validity, c.index) && static_cast<const bool*>(c.vec->data)[c.index];
 }
 
 int64_t ResultTable::get_int(size_t row, size_t col) const {
     Cell c = typed(row, col, {TypeId::Int32, TypeId::Int64, TypeId::Timestamp}, "an integer");
-    if (!valid(c.vec->validity, c.index)) return 0;
+    if (!is_valid(c.vec->validity, c.index)) return 0;
     if (schema_[col].type.id() == TypeId::Int32) {
         return static_cast<const int32_t*>(c.vec->data)[c.index];
     }
@@ -476,7 +466,7 @@ int64_t ResultTable::get_int(size_t row, size_t col) const {
 
 double ResultTable::get_double(size_t row, size_t col) const {
     Cell c = typed(row, col, {TypeId::Float32, TypeId::Float64}, "a floating-point number");
-    if (!valid(c.vec->validity, c.index)) return 0.0;
+    if (!is_valid(c.vec->validity, c.index)) return 0.0;
     if (schema_[col].type.id() == TypeId::Float32) {
         return static_cast<const float*>(c.vec->data)[c.index];
     }
@@ -485,7 +475,7 @@ double ResultTable::get_double(size_t row, size_t col) const {
 
 std::string_view ResultTable::get_string(size_t row, size_t col) const {
     Cell c = typed(row, col, {TypeId::String, TypeId::Binary}, "text or bytes");
-    if (!valid(c.vec->validity, c.index)) return {};
+    if (!is_valid(c.vec->validity, c.index)) return {};
     return string_of(c.vec->data, c.index);
 }
 
@@ -498,7 +488,7 @@ void ResultTable::for_each_string(size_t col,
         const size_t first = chunk_start_[c];
         const size_t n = (c + 1 < chunks_.size() ? chunk_start_[c + 1] : rows_) - first;
         for (size_t i = 0; i < n; ++i) {
-            if (valid(vec.validity, i)) fn(first + i, string_of(vec.data, i));
+            if (is_valid(vec.validity, i)) fn(first + i, string_of(vec.data, i));
         }
     }
 }
@@ -511,7 +501,7 @@ Value ResultTable::get_value(size_t row, size_t col) const {
 namespace {
 
 Value value_of(const ResultTable::Vec& vec, size_t index, const DataType& type) {
-    if (type.is_null() || !valid(vec.validity, index)) return Value::null(type);
+    if (type.is_null() || !is_valid(vec.validity, index)) return Value::null(type);
     switch (type.id()) {
         case TypeId::Bool:
             return Value(static_cast<const bool*>(vec.data)[index]);
