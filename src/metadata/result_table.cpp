@@ -176,9 +176,10 @@ bool hides(const ResultTable::Vec& v, size_t i, std::string_view prefix) {
     return string_of(v.data, i).substr(0, prefix.size()) == prefix;
 }
 
-// Whether any of the first `n` cells hides its row: one pass with no calls for the usual chunk
-// (no NULL, no prefix).
-bool hides_any(const ResultTable::Vec& v, size_t n, std::string_view prefix) {
+// Whether any of the first `n` cells may hide its row: a NULL, or a string whose length and
+// first 4 bytes match the prefix. One pass with no calls; false settles the usual chunk (nothing
+// to hide), true sends it through hides() row by row.
+bool may_hide_any(const ResultTable::Vec& v, size_t n, std::string_view prefix) {
     if (v.validity) {
         for (size_t w = 0; w < n / 64; ++w)
             if (v.validity[w] != ~uint64_t{0}) return true;
@@ -198,10 +199,7 @@ bool hides_any(const ResultTable::Vec& v, size_t n, std::string_view prefix) {
         std::memcpy(&word, s[i].value.pointer.prefix, sizeof word);
         any |= (word & mask) == want_word && s[i].value.inlined.length >= prefix.size();
     }
-    if (!any) return false;
-    for (size_t i = 0; i < n; ++i)
-        if (hides(v, i, prefix)) return true;
-    return false;
+    return any;
 }
 
 // Builds result chunks on up to two threads when there are enough of them: the work is
@@ -258,7 +256,7 @@ std::shared_ptr<const ResultTable> ResultTable::derive_lazy(std::shared_ptr<cons
             const size_t n = duckdb_data_chunk_get_size(from);
             const Vec& key = src->vectors_[k][hidden.column];
             std::vector<sel_t>& keep = picked[k];  // empty: every row
-            if (hides_any(key, n, hidden.prefix)) {
+            if (may_hide_any(key, n, hidden.prefix)) {
                 keep.reserve(n);
                 for (size_t i = 0; i < n; ++i)
                     if (!hides(key, i, hidden.prefix)) keep.push_back(static_cast<sel_t>(i));

@@ -144,14 +144,12 @@ DataFrame Dataset::fetch_level(bool raw) const {
         return name == "id" || name == "type" || name == path_column ||
                (zip && (name == "internal:offset" || name == "internal:size"));
     };
-    std::string select;
     std::vector<std::string> selected;
     std::vector<size_t> shown_columns;
     std::optional<size_t> id, type, offset, size, key;
     size_t position = 0;
     for (const ColumnType& c : table) {
         if (!shown(c.name) && !needed(c.name)) continue;
-        select += (select.empty() ? "" : ", ") + metadata::quote_identifier(c.name);
         selected.push_back(c.name);
         if (shown(c.name)) shown_columns.push_back(position);
         if (c.name == "id" && !id) id = position;
@@ -174,6 +172,9 @@ DataFrame Dataset::fetch_level(bool raw) const {
                                                               selected);
                 }
                 if (!all) {
+                    std::string select;
+                    for (const std::string& name : selected)
+                        select += (select.empty() ? "" : ", ") + metadata::quote_identifier(name);
                     all = metadata::ResultTable::fetch(
                         ctx_->db,
                         "SELECT " + select + " FROM level" + std::to_string(level_) + "_table");
