@@ -6,6 +6,7 @@
 #include "format/collection_json.hpp"
 #include "format/create_session.hpp"
 #include "format/dataset_writers.hpp"
+#include "format/overwrite_guard.hpp"
 #include "io/staged_output.hpp"
 #include "io/trace.hpp"
 #include "taco/errors.hpp"
@@ -37,6 +38,16 @@ ContainerFormat resolve_format(const fs::path& output, ContainerFormat requested
     return (ext == ".zip" || ext == ".tacozip") ? ContainerFormat::Zip : ContainerFormat::Folder;
 }
 
+void collect_inputs(const Tortilla& tortilla, std::vector<fs::path>& out) {
+    for (const Sample& s : tortilla.samples()) {
+        if (s.is_file()) {
+            if (!s.path().empty()) out.push_back(s.path());
+        } else {
+            collect_inputs(s.children(), out);
+        }
+    }
+}
+
 }  // namespace
 
 CreateResult create(const Taco& taco, const fs::path& output, const CreateOptions& options) {
@@ -54,6 +65,11 @@ CreateResult format::create(const Taco& taco, const fs::path& output, const Crea
             throw IoError("a FOLDER dataset cannot be named '" + name +
                           "' (reserved): " + output.string());
         }
+    }
+    std::vector<fs::path> inputs;
+    if (options.overwrite) {
+        collect_inputs(taco.root(), inputs);
+        check_replaceable(target, inputs);
     }
     io::StagedOutput staged(target, options.overwrite);
 
@@ -90,6 +106,8 @@ CreateResult format::create(const Taco& taco, const fs::path& output, const Crea
         }
         throw IoError(msg + " (nothing was written)");
     }
+    // What is at the target may have changed while the new dataset was written.
+    if (options.overwrite) check_replaceable(target, inputs);
     staged.commit();
     result.path = staged.target();
     for (const auto& level : plan.levels) result.level_rows.push_back(level.rows.size());

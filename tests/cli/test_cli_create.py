@@ -245,7 +245,7 @@ def test_existing_folder_is_refused_and_untouched(src, out_dir):
 
 def test_overwrite_replaces_a_zip(src, out_dir):
     out = out_dir / "ds.tacozip"
-    out.write_bytes(b"old")
+    assert taco("create", "--from", tree(src.parent / "old", {"o.bin": b"old"}), out).returncode == 0
     proc = taco("create", "--from", src, out, "--overwrite", "--json")
     assert proc.returncode == 0, proc.stderr
     with zipfile.ZipFile(out) as zf:
@@ -256,6 +256,7 @@ def test_overwrite_replaces_a_zip(src, out_dir):
 
 def test_overwrite_replaces_a_folder(src, out_dir):
     out = out_dir / "ds"
+    assert taco("create", "--from", tree(src.parent / "old", {"o.bin": b"old"}), out).returncode == 0
     tree(out, {"stale.txt": b"old", "DATA/zzz": b"old"})
     proc = taco("create", "--from", src, out, "--overwrite")
     assert proc.returncode == 0, proc.stderr
@@ -267,10 +268,11 @@ def test_overwrite_replaces_a_folder(src, out_dir):
 def test_failed_overwrite_keeps_the_old_dataset(tmp_path, out_dir):
     src = tree(tmp_path / "src", {"a/x.bin": b"1", "b.bin": b"2"})  # PIT violation
     out = out_dir / "ds.tacozip"
-    out.write_bytes(b"old dataset")
+    assert taco("create", "--from", tree(tmp_path / "old", {"o.bin": b"old"}), out).returncode == 0
+    before = out.read_bytes()
     proc = taco("create", "--from", src, out, "--overwrite")
     assert proc.returncode == 1
-    assert out.read_bytes() == b"old dataset"
+    assert out.read_bytes() == before
     assert leftovers(out_dir) == []
 
 

@@ -1,0 +1,87 @@
+#include "format/overwrite_guard.hpp"
+
+#include <sys/stat.h>
+
+#include <system_error>
+
+#include "format/taco_header.hpp"
+#include "io/file.hpp"
+#include "taco/errors.hpp"
+
+namespace fs = std::filesystem;
+
+namespace taco::format {
+namespace {
+
+[[noreturn]] void refuse(const fs::path& target, const std::string& what) {
+    throw IoError("refusing to overwrite " + target.string() + ": " + what +
+                  "; --overwrite only replaces an existing TACO dataset (a .tacozip whose first "
+                  "entry is TACO_HEADER, or a directory with COLLECTION.json and METADATA/)");
+}
+
+bool is_taco_zip(const fs::path& p) {
+    try {
+        io::File f = io::File::open_read(p);
+        if (f.size() < kTacoHeaderPayloadOffset) return false;
+        char head[kTacoHeaderPayloadOffset];
+        f.read_at(0, head, sizeof head);
+        const std::string_view h(head, sizeof head);
+        return h.substr(0, 4) == std::string_view("PK\x03\x04", 4) &&
+               h.substr(30, kTacoHeaderEntryName.size()) == kTacoHeaderEntryName;
+    } catch (const Error&) {
+        return false;
+    }
+}
+
+bool is_taco_folder(const fs::path& p) {
+    std::error_code ec;
+    return fs::symlink_status(p / "COLLECTION.json", ec).type() == fs::file_type::regular &&
+           fs::symlink_status(p / "METADATA", ec).type() == fs::file_type::directory;
+}
+
+// True if `inner` is `outer` or lies below it (both absolute and normalised, symlinks resolved
+// where they exist).
+bool within(const fs::path& inner, const fs::path& outer) {
+    auto i = inner.begin(), o = outer.begin();
+    for (; o != outer.end(); ++o, ++i) {
+        if (o->empty()) continue;  // a trailing separator
+        if (i == inner.end() || *i != *o) return false;
+    }
+    return true;
+}
+
+fs::path resolved(const fs::path& p) {
+    std::error_code ec;
+    fs::path r = fs::weakly_canonical(fs::absolute(p), ec);
+    return ec ? fs::absolute(p).lexically_normal() : r;
+}
+
+}  // namespace
+
+void check_replaceable(const fs::path& target, const std::vector<fs::path>& inputs) {
+    std::error_code ec;
+    const fs::file_status st = fs::symlink_status(target, ec);
+    if (st.type() == fs::file_type::not_found) return;
+    switch (st.type()) {
+        case fs::file_type::regular:
+            if (!is_taco_zip(target)) refuse(target, "it is a file that is not a TACO ZIP");
+            break;
+        case fs::file_type::directory:
+            if (!is_taco_folder(target)) {
+                refuse(target, "it is a directory without COLLECTION.json and METADATA/");
+            }
+            break;
+        case fs::file_type::symlink:
+            refuse(target, "it is a symbolic link");
+        default:
+            refuse(target, "it is not a regular file or directory (a device, FIFO or socket)");
+    }
+    const fs::path real_target = resolved(target);
+    for (const fs::path& input : inputs) {
+        if (within(resolved(input), real_target)) {
+            refuse(target, "it contains an input of the new dataset (" + input.string() + ")");
+        }
+    }
+}
+
+}  // namespace taco::format
