@@ -3,8 +3,10 @@
 #include <system_error>
 #include <unordered_set>
 
+#include "format/dataset_open.hpp"
 #include "format/validate_checks.hpp"
 #include "format/validate_tables.hpp"
+#include "io/contained_path.hpp"
 #include "io/file.hpp"
 #include "taco/errors.hpp"
 
@@ -24,11 +26,24 @@ std::string read_text(const fs::path& p) {
 std::unordered_set<std::string> check_data_tree(TableChecks& t, const fs::path& data) {
     std::unordered_set<std::string> expected;
     std::error_code ec;
+    const std::string root = resolved_path(data.parent_path());
     for (const LevelRows& L : t.levels) {
         if (!L.rows) break;
         for (size_t r = 0; r < L.size_rows(); ++r) {
             const std::string& rel = L.paths[r];
+            // A hostile id ('..', reported by the row checks) must not make us look outside.
+            if (!io::unsafe_relative_path(rel).empty()) continue;
             const fs::path p = data / rel;
+            if (fs::symlink_status(p, ec).type() != fs::file_type::not_found &&
+                !io::resolves_inside(p, root)) {
+                expected.insert(rel);
+                t.sink.error("folder.outside", L.where(r),
+                             "DATA/" + rel +
+                                 " is a symbolic link (or lies under one) that leads outside the "
+                                 "dataset; readers refuse it",
+                             L.name);
+                continue;
+            }
             if (L.is_folder(r)) {
                 expected.insert(rel);
                 expected.insert(rel + "/__meta__");

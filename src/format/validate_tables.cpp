@@ -144,7 +144,7 @@ namespace {
 
 bool valid_id_chars(std::string_view id) {
     return id.find_first_of("/\\:") == std::string_view::npos &&
-           id.find('\0') == std::string_view::npos;
+           id.find('\0') == std::string_view::npos && id != "." && id != "..";
 }
 
 void check_row_basics(TableChecks& t, const LevelRows& L, size_t r) {
@@ -152,7 +152,8 @@ void check_row_basics(TableChecks& t, const LevelRows& L, size_t r) {
     if (L.rows->is_null(r, *L.id) || id.empty()) {
         t.sink.error("row.id", L.where(r), "the id is empty or null", L.name);
     } else if (!valid_id_chars(id)) {
-        t.sink.error("row.id", L.where(r), "id '" + std::string(id) + "' contains '/', '\\' or ':'",
+        t.sink.error("row.id", L.where(r),
+                     "id '" + std::string(id) + "' contains '/', '\\' or ':', or is '.' or '..'",
                      L.name);
     } else if (id.substr(0, 2) == "__" && !L.is_padding(r)) {
         t.sink.error("row.id", L.where(r),

@@ -146,7 +146,11 @@ ReadResult DataFrame::read(int64_t position) const {
     const size_t row = checked_position(position);
     const query::DataFrameImpl& d = navigable(*impl_);
     const std::string_view type = d.table->get_string(row, *d.type_col);
-    if (type == "FILE") return std::string(file_vsi(d, row));
+    if (type == "FILE") {
+        const std::string_view vsi = file_vsi(d, row);
+        query::check_inside_dataset(*d.ctx, vsi, false, name_of(d, row));
+        return std::string(vsi);
+    }
     if (type != "FOLDER") {
         throw NavigationError("sample " + sample_name(d, row) + " has type '" + std::string(type) +
                               "', expected FILE or FOLDER");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <system_error>
 
+#include "io/contained_path.hpp"
 #include "query/vsi_path.hpp"
 #include "taco/errors.hpp"
 
@@ -30,6 +31,22 @@ std::shared_ptr<io::ByteSource> archive_for(DatasetContext& ctx, std::string_vie
     if (known != ctx.archives.end()) return known->second;
     if (is_remote(root)) remote_unsupported(root);
     return io::open_local_source(std::string(root));
+}
+
+// The root of the FOLDER dataset (`ctx` or one of its parts) whose DATA/ `path` starts with.
+const std::string* folder_root_of(const DatasetContext& ctx, std::string_view path) {
+    if (ctx.concat) {
+        for (const ConcatPart& part : ctx.concat->parts)
+            if (const std::string* root = folder_root_of(*part.ctx, path)) return root;
+        return nullptr;
+    }
+    if (ctx.source.format != ContainerFormat::Folder) return nullptr;
+    const std::string& root = ctx.source.vsi_root;
+    if (path.size() > root.size() + 6 && path.substr(0, root.size()) == root &&
+        path.substr(root.size(), 6) == "/DATA/") {
+        return &root;
+    }
+    return nullptr;
 }
 
 std::optional<size_t> column_of(const metadata::ResultTable& t, std::string_view name,
@@ -125,6 +142,7 @@ std::shared_ptr<const metadata::ResultTable> read_meta(DatasetContext& ctx,
         meta += kMeta;
     }
     const std::string dir = meta.substr(0, meta.size() - kMeta.size());
+    check_inside_dataset(ctx, meta, true, [&] { return "'" + id + "'"; });
     std::error_code ec;
     if (!fs::is_regular_file(meta, ec)) {
         throw FormatError(ctx.name() + ": FOLDER sample '" + id +
@@ -146,6 +164,31 @@ std::shared_ptr<const metadata::ResultTable> read_folder_children(DatasetContext
     return table;
 }
 
+void check_inside_dataset(const DatasetContext& ctx, std::string_view vsi, bool meta,
+                          const SampleName& name) {
+    if (vsi.substr(0, kVsiSubfile.size()) == kVsiSubfile || is_remote(vsi)) return;
+    const std::string* root = folder_root_of(ctx, vsi);
+    std::string why;
+    if (!root) {
+        why = "it is not under the dataset's DATA/ directory";
+    } else {
+        std::string_view rel = vsi.substr(root->size() + 6);
+        if (meta) rel.remove_suffix(kMeta.size());
+        why = io::unsafe_relative_path(rel);
+        if (why.empty() && !meta) {
+            const size_t slash = rel.rfind('/');
+            if (rel.substr(slash == std::string_view::npos ? 0 : slash + 1) == "__meta__")
+                why = "a FILE cannot be a __meta__ table";
+        }
+        if (why.empty() && !io::resolves_inside(fs::path(vsi), *root))
+            why = "it is a symbolic link (or lies under one) that leads outside the dataset";
+    }
+    if (!why.empty()) {
+        throw FormatError(ctx.name() + ": sample " + name() + " has the path '" + std::string(vsi) +
+                          "', which does not stay inside the dataset: " + why);
+    }
+}
+
 FileRange locate_file(DatasetContext& ctx, std::string_view file_vsi, const SampleName& name) {
     if (const auto ref = parse_vsi_subfile(file_vsi)) {
         FileRange r{archive_for(ctx, ref->root), ref->offset, ref->size};
@@ -158,6 +201,7 @@ FileRange locate_file(DatasetContext& ctx, std::string_view file_vsi, const Samp
         return r;
     }
     if (is_remote(file_vsi)) remote_unsupported(file_vsi);
+    check_inside_dataset(ctx, file_vsi, false, name);
     FileRange r;
     r.source = io::open_local_source(std::string(file_vsi));
     r.size = r.source->size();

@@ -34,6 +34,13 @@ struct FileRange {
 /// hot paths never build the text (or even touch the id).
 using SampleName = std::function<std::string()>;
 
+/// Refuses (FormatError) a local path of a FOLDER dataset that does not name something inside
+/// the DATA/ of the dataset (or of one of its concatenated parts): a '..', '.' or empty component,
+/// a FILE called `__meta__`, or a symlink resolving outside the dataset. `/vsisubfile/` and
+/// remote paths pass. Called before any byte of a FOLDER sample or `__meta__` is read.
+void check_inside_dataset(const DatasetContext& ctx, std::string_view vsi, bool meta,
+                          const SampleName& name);
+
 /// Resolves a FILE sample's `internal:gdal_vsi`. The dataset's own archive is reused (no open);
 /// FOLDER files are opened. FormatError when the range lies outside the archive, IoError when the
 /// file is missing or the path is remote.

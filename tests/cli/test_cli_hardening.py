@@ -106,3 +106,51 @@ def test_overwrite_replaces_a_taco_dataset_atomically(src, tmp_path):
         assert proc.returncode == 0, proc.stderr
         assert taco("cat", out, "b.bin").stdout == "bbb"
     assert not [p for p in tmp_path.iterdir() if ".partial-" in p.name or ".replaced-" in p.name]
+
+
+# --- 2. reads never leave a FOLDER dataset ------------------------------------------------------
+
+
+def _rewrite_column(parquet: Path, column: str, values: list) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(parquet)
+    i = table.schema.get_field_index(column)
+    table = table.set_column(i, table.schema.field(i), pa.array(values, table.schema.field(i).type))
+    pq.write_table(table, parquet)
+
+
+@pytest.fixture
+def folder_ds(tmp_path) -> Path:
+    ds = tmp_path / "ds"
+    assert taco("create", "--from", tree(tmp_path / "in", {"a.bin": b"aa", "b.bin": b"bbb"}), ds).returncode == 0
+    return ds
+
+
+@pytest.mark.parametrize("hostile", ["../../../../../../../../etc/passwd", "..", "__meta__"])
+def test_hostile_level0_id_reads_nothing_outside(folder_ds, hostile):
+    _rewrite_column(folder_ds / "METADATA/level0.parquet", "id", ["a.bin", hostile])
+    if "/" not in hostile:  # a ROWPATH splits at '/'; the library test reads that one by position
+        proc = taco("cat", folder_ds, hostile)
+        assert proc.returncode != 0 and "root:" not in proc.stdout
+        assert "does not stay inside the dataset" in proc.stderr, proc.stderr
+    proc = taco("ls", folder_ds, "--json")
+    assert "root:" not in proc.stdout
+    proc = taco("validate", folder_ds, "--json")
+    assert proc.returncode == 1, proc.stdout
+    assert any(f["code"] == "row.id" for f in json.loads(proc.stdout)["findings"])
+
+
+def test_symlink_out_of_data_is_refused_and_reported(folder_ds):
+    target = folder_ds / "DATA/b.bin"
+    target.unlink()
+    target.symlink_to("/etc/passwd")
+    proc = taco("cat", folder_ds, "b.bin")
+    assert proc.returncode != 0 and "root:" not in proc.stdout
+    assert "symbolic link" in proc.stderr
+    assert taco("cat", folder_ds, "a.bin").stdout == "aa"
+    proc = taco("validate", folder_ds, "--json")
+    assert proc.returncode == 1
+    codes = [f["code"] for f in json.loads(proc.stdout)["findings"]]
+    assert "folder.outside" in codes, codes
