@@ -11,8 +11,15 @@
 
 namespace taco {
 
+/// Bounds of pad_to (USER-GUIDE "Limits"): at most kMaxPadTo, and the padding added to one
+/// tortilla at most max(kMaxPaddingFloor, kMaxPaddingFactor x its samples).
+inline constexpr size_t kMaxPadTo = 65536;
+inline constexpr size_t kMaxPaddingFloor = 1024;
+inline constexpr size_t kMaxPaddingFactor = 4;
+
 struct TortillaOptions {
-    /// Append `__TACOPAD__N` zero-byte samples until the count is a multiple of this.
+    /// Append `__TACOPAD__N` zero-byte samples until the count is a multiple of this; SchemaError
+    /// beyond the bounds above.
     std::optional<size_t> pad_to;
     /// true: every sample must have the same fields (names, types, order) as the first one.
     /// false: fields are aligned (union of names, code-point sorted) and missing ones are null.

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdio>
 
+#include "format/collection_parse.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::format {
@@ -177,7 +178,8 @@ OrderedJson collection_json(const Taco& taco, const std::vector<metadata::LevelT
     extent["temporal"] = e.temporal ? OrderedJson::array({(*e.temporal)[0], (*e.temporal)[1]})
                                     : OrderedJson(nullptr);
     j["extent"] = std::move(extent);
-    for (const auto& [key, text] : info.extensions) j[key] = OrderedJson::parse(text);
+    for (const auto& [key, text] : info.extensions)
+        j[key] = parse_json_document(text, "COLLECTION field '" + key + "'");
     j["taco:pit_schema"] = pit_schema_json(levels);
     j["taco:field_schema"] = field_schema_json(levels);
     return j;

@@ -1,5 +1,10 @@
 #include "format/collection_parse.hpp"
 
+#include <stdexcept>
+#include <unordered_set>
+#include <vector>
+
+#include "model/shorten.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::format {
@@ -89,10 +94,38 @@ struct Reader {
 }  // namespace
 
 OrderedJson parse_json_document(const std::string& text, const std::string& source) {
+    // Nesting is bounded before the document is built: serialising or walking a value recurses,
+    // and 100,000 nested arrays (200 KB) overflow the stack. Duplicate keys are refused rather
+    // than silently keeping one of them.
+    std::vector<std::unordered_set<std::string>> keys;
+    std::string problem;
+    auto check = [&](int depth, nlohmann::json::parse_event_t event, OrderedJson& parsed) {
+        using E = nlohmann::json::parse_event_t;
+        if (event == E::object_start || event == E::array_start) {
+            if (depth >= static_cast<int>(kMaxJsonDepth)) {
+                problem = "nested deeper than " + std::to_string(kMaxJsonDepth) +
+                          " levels of arrays and objects";
+                throw std::length_error(problem);
+            }
+            if (event == E::object_start) keys.emplace_back();
+        } else if (event == E::object_end) {
+            if (!keys.empty()) keys.pop_back();
+        } else if (event == E::key && !keys.empty()) {
+            const std::string& key = parsed.template get_ref<const std::string&>();
+            if (!keys.back().insert(key).second) {
+                problem = "duplicate key '" + shorten(key) + "'";
+                throw std::length_error(problem);
+            }
+        }
+        return true;
+    };
     try {
-        return OrderedJson::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw FormatError(source + ": malformed JSON (" + std::string(e.what()) + ")");
+        return OrderedJson::parse(text, check);
+    } catch (const nlohmann::json::exception& e) {  // parse_error, number out_of_range
+        throw FormatError(source + ": malformed JSON (" + shorten(e.what()) + ")");
+    } catch (const std::length_error&) {
+        if (problem.empty()) throw;
+        throw FormatError(source + ": malformed JSON (" + problem + ")");
     }
 }
 

@@ -15,7 +15,11 @@ namespace taco::format {
 CollectionInfo collection_info_from_json(const OrderedJson& doc, const std::string& source,
                                          bool require_core);
 
-/// Parses JSON text, with a FormatError naming `source` and the position on malformed input.
+/// Deepest nesting of arrays and objects a JSON document may have (USER-GUIDE "Security").
+inline constexpr size_t kMaxJsonDepth = 256;
+
+/// Parses JSON text, with a FormatError naming `source` and the position on malformed input,
+/// on nesting deeper than kMaxJsonDepth, and on a key repeated within one object.
 OrderedJson parse_json_document(const std::string& text, const std::string& source);
 
 }  // namespace taco::format

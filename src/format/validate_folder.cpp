@@ -90,6 +90,9 @@ void validate_folder(const fs::path& path, FindingSink& sink, metadata::DuckSess
     const fs::path collection_path = path / "COLLECTION.json";
     if (fs::is_regular_file(collection_path, ec)) {
         collection = check_collection(sink, read_text(collection_path), "COLLECTION.json");
+    } else if (fs::exists(collection_path, ec)) {
+        sink.error("collection.unreadable", "COLLECTION.json",
+                   "is not a regular file (a FIFO, device, socket or directory)");
     } else {
         sink.error("collection.missing", "COLLECTION.json", "the dataset has no COLLECTION.json");
     }
@@ -98,7 +101,13 @@ void validate_folder(const fs::path& path, FindingSink& sink, metadata::DuckSess
     const fs::path metadata = path / "METADATA";
     for (size_t i = 0;; ++i) {
         const fs::path file = metadata / ("level" + std::to_string(i) + ".parquet");
-        if (!fs::is_regular_file(file, ec)) break;
+        if (!fs::is_regular_file(file, ec)) {
+            if (fs::exists(file, ec)) {
+                sink.error("table.unreadable", "METADATA/level" + std::to_string(i) + ".parquet",
+                           "is not a regular file (a FIFO, device, socket or directory)");
+            }
+            break;
+        }
         LevelRows L;
         L.name = "METADATA/level" + std::to_string(i) + ".parquet";
         L.parquet = file.string();

@@ -48,8 +48,9 @@ class ZipValidator {
         check_directory();
         std::vector<Slot> slots = metadata_slots();
         if (slots.empty()) return;
-        std::optional<CollectionDocument> collection =
-            check_collection(sink_, read(slots.back()), "COLLECTION.json");
+        std::optional<CollectionDocument> collection;
+        if (const auto text = read(slots.back()))
+            collection = check_collection(sink_, *text, "COLLECTION.json");
         if (!load_levels({slots.begin(), slots.end() - 1})) return;
         check_level_rows(tables_);
         check_pit(tables_);
@@ -61,7 +62,16 @@ class ZipValidator {
     }
 
   private:
-    std::string read(const Slot& s) {
+    // The bytes of a metadata entry, or nullopt (reported) when its range does not lie inside the
+    // file: a size from the directory or header is never trusted for an allocation.
+    std::optional<std::string> read(const Slot& s) {
+        const uint64_t file_size = file_.size();
+        if (s.offset > file_size || file_size - s.offset < s.size) {
+            sink_.error("zip.range", s.name,
+                        "bytes " + range(s.offset, s.size) + " lie past the end of the file (" +
+                            std::to_string(file_size) + " bytes)");
+            return std::nullopt;
+        }
         std::string out(s.size, '\0');
         if (s.size) file_.read_at(s.offset, out.data(), out.size());
         return out;
@@ -209,9 +219,10 @@ class ZipValidator {
 
     bool load_levels(const std::vector<Slot>& levels) {
         for (size_t i = 0; i < levels.size(); ++i) {
+            const std::optional<std::string> bytes = read(levels[i]);
+            if (!bytes) break;
             auto mem = std::make_unique<io::MemFd>("taco-validate");
-            const std::string bytes = read(levels[i]);
-            io::pwrite_all(mem->fd(), 0, bytes.data(), bytes.size(), "memfd");
+            io::pwrite_all(mem->fd(), 0, bytes->data(), bytes->size(), "memfd");
             LevelRows L;
             L.name = levels[i].name;
             L.parquet = mem->proc_path();
@@ -320,15 +331,18 @@ class ZipValidator {
             std::vector<MetaFile> batch(metas.begin() + b,
                                         metas.begin() + std::min(metas.size(), b + kBatch));
             std::vector<std::unique_ptr<io::MemFd>> held;
+            std::vector<MetaFile> readable;
             for (MetaFile& m : batch) {
                 const ZipEntry* e = dir_->find(m.name);
+                const auto bytes = read({m.name, e->data_offset, e->uncompressed_size});
+                if (!bytes) continue;
                 auto mem = std::make_unique<io::MemFd>("taco-validate-meta");
-                const std::string bytes = read({m.name, e->data_offset, e->uncompressed_size});
-                io::pwrite_all(mem->fd(), 0, bytes.data(), bytes.size(), "memfd");
+                io::pwrite_all(mem->fd(), 0, bytes->data(), bytes->size(), "memfd");
                 m.parquet = mem->proc_path();
                 held.push_back(std::move(mem));
+                readable.push_back(std::move(m));
             }
-            check_meta_files(tables_, batch, child_check);
+            check_meta_files(tables_, readable, child_check);
         }
     }
 

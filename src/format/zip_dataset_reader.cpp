@@ -2,9 +2,11 @@
 // level table and COLLECTION.json, so a million-sample archive opens without touching its
 // central directory.
 #include <algorithm>
+#include <cstdio>
 
 #include "format/dataset_open.hpp"
 #include "format/taco_header.hpp"
+#include "io/crc32.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::format {
@@ -29,6 +31,22 @@ void check_parquet_magic(const io::ByteSource& src, const LevelSource& level) {
         throw FormatError(src.name() + ": " + where +
                           " is not a Parquet file (no PAR1 magic); the "
                           "TACO_HEADER points at the wrong bytes or the file is damaged");
+    }
+}
+
+// The local header's CRC-32 covers the 116-byte payload: a header edited or damaged after writing
+// (a slot pointing at another level) is caught here rather than loading the wrong rows.
+void check_taco_header_crc(const uint8_t* head, const std::string& name) {
+    const uint32_t stored = static_cast<uint32_t>(head[14]) | static_cast<uint32_t>(head[15]) << 8 |
+                            static_cast<uint32_t>(head[16]) << 16 |
+                            static_cast<uint32_t>(head[17]) << 24;
+    const uint32_t actual = io::crc32(0, head + kTacoHeaderPayloadOffset, kTacoHeaderPayloadSize);
+    if (stored != actual) {
+        char text[64];
+        std::snprintf(text, sizeof text, "0x%08X, but its payload has CRC-32 0x%08X", stored,
+                      actual);
+        throw FormatError(name + ": invalid TACO_HEADER: the stored CRC-32 (byte 14) is " + text +
+                          "; the header was damaged or edited after writing");
     }
 }
 
@@ -70,6 +88,8 @@ OpenedDataset open_zip_dataset(const std::filesystem::path& path) {
     out.collection = read_collection_document(src.read_string(coffset, csize, "COLLECTION.json"),
                                               src.name() + ": COLLECTION.json");
     for (const LevelSource& level : out.levels) check_parquet_magic(src, level);
+    // Last, so that a slot that is plainly wrong gets its own, more specific message first.
+    check_taco_header_crc(head, src.name());
     return out;
 }
 

@@ -37,9 +37,24 @@ File& File::operator=(File&& other) noexcept {
 }
 
 File File::open_read(const std::filesystem::path& path) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
+    int fd = ::open(path.c_str(), kOpenReadFlags);
     if (fd < 0) throw_errno("cannot open", path.string(), errno);
-    return File(fd, path.string());
+    File f(fd, path.string());
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) throw_errno("cannot stat", path.string(), errno);
+    if (!S_ISREG(st.st_mode)) throw IoError(not_regular_message(path.string(), st.st_mode));
+    return f;
+}
+
+std::string not_regular_message(const std::string& path, unsigned mode) {
+    const char* what = S_ISDIR(mode)    ? "a directory"
+                       : S_ISFIFO(mode) ? "a FIFO"
+                       : S_ISCHR(mode)  ? "a character device"
+                       : S_ISBLK(mode)  ? "a block device"
+                       : S_ISSOCK(mode) ? "a socket"
+                                        : "not a regular file";
+    return "cannot read '" + path + "': it is " + what + ", expected a regular file";
 }
 
 File File::create_exclusive(const std::filesystem::path& path, mode_t mode) {

@@ -2,6 +2,7 @@
 // taco::IoError that names the file and the system's reason.
 #pragma once
 
+#include <fcntl.h>
 #include <sys/types.h>
 
 #include <cstddef>
@@ -10,6 +11,14 @@
 #include <string>
 
 namespace taco::io {
+
+/// Flags of every read-only open of a file named by a user or a dataset: O_NONBLOCK so that a FIFO
+/// is refused (after fstat) instead of blocking the open until some writer appears. Reads from a
+/// regular file ignore O_NONBLOCK.
+inline constexpr int kOpenReadFlags = O_RDONLY | O_NONBLOCK | O_CLOEXEC;
+
+/// "cannot read 'p': it is a FIFO, expected a regular file" for an fstat st_mode.
+std::string not_regular_message(const std::string& path, unsigned mode);
 
 /// Owns one open descriptor; closing happens in the destructor (errors there are ignored) or in
 /// close() (errors thrown). Move-only.
@@ -22,7 +31,8 @@ class File {
     File(const File&) = delete;
     File& operator=(const File&) = delete;
 
-    /// Opens an existing file read-only.
+    /// Opens an existing regular file read-only; IoError for a FIFO, device, socket or directory
+    /// (without blocking on a FIFO).
     static File open_read(const std::filesystem::path& path);
     /// Creates a new file for reading and writing; fails if `path` already exists, so a writer can
     /// never clobber a dataset by accident. `mode` is filtered by the umask.

@@ -18,7 +18,7 @@ ReadAhead::DirCache::~DirCache() {
 int ReadAhead::DirCache::open(const std::string& path) {
     const size_t slash = path.rfind('/');
     if (slash == std::string::npos || slash + 1 == path.size())
-        return ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        return ::open(path.c_str(), kOpenReadFlags);
     const size_t dir_length = slash == 0 ? 1 : slash;
     if (dir_fd_ < 0 || path.compare(0, dir_length, dir_) != 0) {
         if (dir_fd_ >= 0) ::close(dir_fd_);
@@ -26,8 +26,8 @@ int ReadAhead::DirCache::open(const std::string& path) {
         dir_fd_ = ::open(dir_.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
     }
     // A directory that cannot be opened: the full path gives the error the user should see.
-    if (dir_fd_ < 0) return ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    return ::openat(dir_fd_, path.c_str() + slash + 1, O_RDONLY | O_CLOEXEC);
+    if (dir_fd_ < 0) return ::open(path.c_str(), kOpenReadFlags);
+    return ::openat(dir_fd_, path.c_str() + slash + 1, kOpenReadFlags);
 }
 
 ReadAhead::ReadAhead(std::vector<const std::filesystem::path*> paths)

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "io/file.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::io {
@@ -19,7 +20,7 @@ std::exception_ptr io_error(const char* what, const std::string& path, int err) 
 }  // namespace
 
 SourceFile open_source(const std::string& path) {
-    return stat_source(::open(path.c_str(), O_RDONLY | O_CLOEXEC), path);
+    return stat_source(::open(path.c_str(), kOpenReadFlags), path);
 }
 
 SourceFile stat_source(int fd, const std::string& path) {

@@ -1,8 +1,15 @@
 #include "io/staged_output.hpp"
 
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <mutex>
+#include <set>
 #include <system_error>
 
 #include "taco/errors.hpp"
@@ -21,7 +28,43 @@ fs::path sibling(const fs::path& target, const std::string& tag) {
     return target.parent_path() / name;
 }
 
+std::mutex& pending_mutex() {
+    static std::mutex m;
+    return m;
+}
+std::set<fs::path>& pending() {
+    static std::set<fs::path> p;
+    return p;
+}
+
+// Staging paths `.NAME.partial-PID-N` left by a process that was killed (SIGKILL, power loss):
+// removed by the next run that writes NAME, once their process is gone.
+void remove_stale_staging(const fs::path& target) {
+    const std::string prefix = "." + target.filename().string() + ".partial-";
+    std::error_code ec;
+    for (auto it = fs::directory_iterator(target.parent_path(), ec);
+         !ec && it != fs::directory_iterator(); it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.compare(0, prefix.size(), prefix) != 0) continue;
+        const std::string rest = name.substr(prefix.size());
+        const long pid = std::strtol(rest.c_str(), nullptr, 10);
+        if (pid <= 0 || pid == ::getpid()) continue;
+        if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+        std::error_code ignore;
+        fs::remove_all(it->path(), ignore);
+    }
+}
+
 }  // namespace
+
+void remove_pending_staging() {
+    std::lock_guard lock(pending_mutex());
+    for (const fs::path& p : pending()) {
+        std::error_code ec;
+        fs::remove_all(p, ec);
+    }
+    pending().clear();
+}
 
 StagedOutput::StagedOutput(const fs::path& target, bool overwrite)
     : target_(fs::absolute(target).lexically_normal()), overwrite_(overwrite) {
@@ -35,20 +78,35 @@ StagedOutput::StagedOutput(const fs::path& target, bool overwrite)
     if (ec)
         throw IoError("cannot create directory " + target_.parent_path().string() + ": " +
                       ec.message());
+    remove_stale_staging(target_);
     staging_ = sibling(target_, "partial");
+    std::lock_guard lock(pending_mutex());
+    pending().insert(staging_);
 }
 
 StagedOutput::~StagedOutput() {
+    std::lock_guard lock(pending_mutex());
+    pending().erase(staging_);
     if (committed_) return;
     std::error_code ec;
     fs::remove_all(staging_, ec);  // best effort: we are already failing
 }
 
 void StagedOutput::commit() {
+    std::lock_guard lock(pending_mutex());
+    pending().erase(staging_);
     std::error_code ec;
     fs::path old;
     if (fs::symlink_status(target_, ec).type() != fs::file_type::not_found) {
         if (!overwrite_) throw IoError("output appeared while writing: " + target_.string());
+        // One atomic swap where the file system has it: there is no moment at which the target
+        // path holds nothing, whenever the process is killed.
+        if (::renameat2(AT_FDCWD, staging_.c_str(), AT_FDCWD, target_.c_str(), RENAME_EXCHANGE) ==
+            0) {
+            committed_ = true;
+            fs::remove_all(staging_, ec);  // now the previous dataset
+            return;
+        }
         old = sibling(target_, "replaced");
         fs::rename(target_, old, ec);
         if (ec)

@@ -7,6 +7,11 @@
 
 namespace taco::io {
 
+/// Removes every staging path still in progress (best effort). For a process about to end
+/// without unwinding (a second Ctrl-C, a SIGTERM that the running work did not answer in time);
+/// call from a normal thread, never from a signal handler.
+void remove_pending_staging();
+
 class StagedOutput {
   public:
     /// Checks the target (IoError if it exists and !overwrite, or its parent cannot be created)

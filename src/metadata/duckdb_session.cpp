@@ -10,6 +10,7 @@
 #include <functional>
 #include <unordered_map>
 
+#include "io/cancel.hpp"
 #include "io/trace.hpp"
 #include "taco/errors.hpp"
 
@@ -81,6 +82,7 @@ struct DuckSession::Impl {
     const std::vector<TableColumn>* stream_columns = nullptr;
     size_t stream_position = 0;
     std::unordered_map<std::string, std::shared_ptr<void>> modules;
+    size_t cancel_hook = 0;  // Ctrl-C / SIGTERM / a timeout interrupt the running query
 };
 
 DuckSession::DuckSession(int threads) : impl_(std::make_unique<Impl>()) {
@@ -102,14 +104,20 @@ DuckSession::DuckSession(int threads) : impl_(std::make_unique<Impl>()) {
         duckdb_close(&impl_->db);
         throw QueryError("cannot connect to DuckDB");
     }
+    impl_->cancel_hook = io::add_cancel_hook([impl = impl_.get()] { duckdb_interrupt(impl->con); });
 }
 
 DuckSession::DuckSession(DuckSession&& other) noexcept = default;
 
 DuckSession::~DuckSession() {
     if (!impl_) return;  // moved from
+    io::remove_cancel_hook(impl_->cancel_hook);
     if (impl_->con) duckdb_disconnect(&impl_->con);
     if (impl_->db) duckdb_close(&impl_->db);
+}
+
+void DuckSession::interrupt() {
+    duckdb_interrupt(impl_->con);
 }
 
 void* DuckSession::raw_connection() const {

@@ -60,6 +60,10 @@ class DuckSession {
     void write_parquet(const std::vector<TableColumn>& columns, const std::string& path,
                        const ParquetOptions& options);
 
+    /// Makes the statement running on this session (from another thread) fail with an
+    /// "Interrupted" QueryError. Every session also answers io::run_cancel_hooks().
+    void interrupt();
+
     /// Raw connection handle (duckdb_connection) for the other metadata/*.cpp files.
     void* raw_connection() const;
 

@@ -122,6 +122,17 @@ Tortilla::Tortilla(std::vector<Sample> samples, TortillaOptions options)
         size_t k = *options.pad_to;
         if (k == 0) throw SchemaError("Tortilla pad_to must be at least 1");
         size_t missing = (k - samples_.size() % k) % k;
+        // Padding exists to even out tortilla sizes, not to multiply them: a typo such as
+        // pad_to=100000000 would otherwise run for hours writing empty samples.
+        const size_t allowed = std::max(kMaxPaddingFloor, kMaxPaddingFactor * samples_.size());
+        if (k > kMaxPadTo || missing > allowed) {
+            throw SchemaError(
+                "pad_to " + std::to_string(k) + " would add " + std::to_string(missing) +
+                " __TACOPAD__ samples to a tortilla of " + std::to_string(samples_.size()) +
+                "; pad_to may be at most " + std::to_string(kMaxPadTo) + " and add at most max(" +
+                std::to_string(kMaxPaddingFloor) + ", " + std::to_string(kMaxPaddingFactor) +
+                " x samples) = " + std::to_string(allowed));
+        }
         for (size_t i = 0; i < missing; ++i) samples_.push_back(Sample::padding(i, schema_));
     }
     for (const auto& s : samples_) {

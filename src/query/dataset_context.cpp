@@ -7,6 +7,7 @@
 #include "io/trace.hpp"
 
 #include "metadata/result_table.hpp"
+#include "query/load_checks.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::query {
@@ -181,6 +182,7 @@ std::shared_ptr<DatasetContext> make_context(format::OpenedDataset opened, Stage
         }
         check_required_columns(src, i, ctx->level_columns.back());
     }
+    if (!ctx->level_files.empty()) check_root_count(src, db, ctx->level_files[0]);
     define_level_views(db, *ctx, "");
     db.exec("CREATE VIEW data AS SELECT * FROM level0");
     return ctx;

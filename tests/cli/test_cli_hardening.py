@@ -154,3 +154,203 @@ def test_symlink_out_of_data_is_refused_and_reported(folder_ds):
     assert proc.returncode == 1
     codes = [f["code"] for f in json.loads(proc.stdout)["findings"]]
     assert "folder.outside" in codes, codes
+
+
+# --- 3. deep or repeated JSON is refused, never a crash -----------------------------------------
+
+
+def _set_collection(ds: Path, text: str) -> None:
+    (ds / "COLLECTION.json").write_text(text)
+
+
+@pytest.fixture
+def deep_extension(folder_ds) -> str:
+    doc = json.loads((folder_ds / "COLLECTION.json").read_text())
+    text = json.dumps(doc)[:-1] + ', "x:deep": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    return text
+
+
+def test_deeply_nested_collection_json_is_refused(folder_ds, deep_extension):
+    _set_collection(folder_ds, deep_extension)
+    for args in (["info", folder_ds], ["ls", folder_ds], ["sql", folder_ds, "SELECT 1"]):
+        proc = taco(*args)
+        assert proc.returncode == 1, (args, proc.returncode, proc.stderr[-300:])
+        assert "nested deeper than 256 levels" in proc.stderr and "COLLECTION.json" in proc.stderr
+    proc = taco("validate", folder_ds, "--json")
+    assert proc.returncode == 1, proc.stderr[-300:]
+    assert "nested deeper than 256" in proc.stdout
+
+
+def test_deeply_nested_collection_file_is_refused_by_create(src, tmp_path):
+    collection = tmp_path / "collection.json"
+    collection.write_text('{"x:deep": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    proc = taco("create", "--from", src, tmp_path / "out.tacozip", "--collection", collection)
+    assert proc.returncode == 1, proc.stderr[-300:]
+    assert "nested deeper than 256" in proc.stderr
+    assert not (tmp_path / "out.tacozip").exists()
+
+
+def test_nesting_up_to_the_limit_loads(folder_ds):
+    doc = json.loads((folder_ds / "COLLECTION.json").read_text())
+    text = json.dumps(doc)[:-1] + ', "x:deep": ' + "[" * 250 + "]" * 250 + "}"
+    _set_collection(folder_ds, text)
+    proc = taco("info", folder_ds, "--json")
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_duplicate_key_in_collection_json_is_refused(folder_ds):
+    text = (folder_ds / "COLLECTION.json").read_text()
+    _set_collection(folder_ds, text.replace('"id":', '"id": "first", "id":', 1))
+    proc = taco("info", folder_ds)
+    assert proc.returncode == 1 and "duplicate key 'id'" in proc.stderr, proc.stderr
+
+
+def test_huge_number_gives_a_short_message(folder_ds):
+    doc = (folder_ds / "COLLECTION.json").read_text()
+    _set_collection(folder_ds, doc[:-1] + ', "x:big": ' + "9" * 100_000 + "e99999999999}")
+    proc = taco("info", folder_ds)
+    assert proc.returncode == 1
+    assert len(proc.stderr) < 1000 and "COLLECTION.json" in proc.stderr, proc.stderr[:2000]
+
+
+# --- 4. no hangs: non-regular files, pad_to, runaway queries, termination signals ---------------
+
+import signal  # noqa: E402
+import time  # noqa: E402
+
+RUNAWAY = "SELECT sum(hash(i)) FROM range(1000000000000) t(i)"  # hours of work, no memory
+
+
+def test_fifo_as_dataset_path_is_refused(tmp_path):
+    for name in ("fifo.tacozip", "fifo"):
+        fifo = tmp_path / name
+        os.mkfifo(fifo)
+        for command in ("info", "validate", "ls"):
+            proc = taco(command, fifo, timeout=20)
+            assert proc.returncode in (1, 2), proc.stderr
+            assert "FIFO" in proc.stderr or "FIFO" in proc.stdout or "not a TACO dataset" in proc.stderr, (
+                command, proc.stderr, proc.stdout)
+
+
+@pytest.mark.parametrize("member", ["COLLECTION.json", "METADATA/level0.parquet", "METADATA/level1.parquet"])
+def test_fifo_inside_a_folder_dataset_is_refused(folder_ds, member):
+    (folder_ds / member).unlink(missing_ok=True)
+    os.mkfifo(folder_ds / member)
+    for command in ("info", "validate", "ls"):
+        proc = taco(command, folder_ds, timeout=20)
+        assert proc.returncode in (1, 2), (command, proc.stderr)
+
+
+def test_fifo_as_collection_or_input_is_refused(src, tmp_path):
+    fifo = tmp_path / "collection.json"
+    os.mkfifo(fifo)
+    proc = taco("create", "--from", src, tmp_path / "o.tacozip", "--collection", fifo, timeout=20)
+    assert proc.returncode == 2 and "FIFO" in proc.stderr, proc.stderr
+    os.mkfifo(src / "c.bin")
+    proc = taco("create", "--from", src, tmp_path / "o.tacozip", timeout=20)
+    assert proc.returncode == 2 and "neither a regular file nor a directory" in proc.stderr, proc.stderr
+    assert not (tmp_path / "o.tacozip").exists()
+
+
+def test_pad_to_is_bounded(src, tmp_path):
+    start = time.monotonic()
+    proc = taco("create", "--from", src, tmp_path / "o.tacozip", "--pad-to", "100000000", timeout=60)
+    assert proc.returncode == 1 and "pad_to 100000000" in proc.stderr, proc.stderr
+    assert time.monotonic() - start < 30
+    assert taco("create", "--from", src, tmp_path / "p.tacozip", "--pad-to", "1000").returncode == 0
+
+
+def test_sql_timeout_interrupts_a_runaway_query(folder_ds):
+    start = time.monotonic()
+    proc = taco("sql", folder_ds, RUNAWAY, "--timeout", "1", timeout=60)
+    assert proc.returncode == 3, proc.stderr
+    assert "--timeout" in proc.stderr
+    assert time.monotonic() - start < 20
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_termination_signal_ends_a_running_query(folder_ds, sig):
+    proc = subprocess.Popen([str(TACO), "sql", str(folder_ds), RUNAWAY], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    time.sleep(1.0)
+    proc.send_signal(sig)
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail(f"{sig!r} did not end taco sql")
+    assert proc.returncode == 130 or proc.returncode == 128 + sig, proc.returncode
+
+
+# --- 5. sizes from a file are checked against the file before anything is allocated ------------
+
+import resource  # noqa: E402
+import struct  # noqa: E402
+
+
+def _limit_memory(limit: int):
+    def apply():
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return apply
+
+
+def test_validate_does_not_trust_a_directory_size(src, tmp_path):
+    out = tmp_path / "ds.tacozip"
+    assert taco("create", "--from", src, out).returncode == 0
+    data = bytearray(out.read_bytes())
+    data[41] = 0  # header slot count 0 with filled slots: validate falls back on the directory
+    at = data.find(b"PK\x01\x02")
+    patched = False
+    while at >= 0:
+        name_len = struct.unpack_from("<H", data, at + 28)[0]
+        if data[at + 46:at + 46 + name_len] == b"COLLECTION.json":
+            struct.pack_into("<I", data, at + 24, 0xFFFFFFF0)  # uncompressed size: 4 GiB
+            patched = True
+        at = data.find(b"PK\x01\x02", at + 4)
+    assert patched
+    out.write_bytes(bytes(data))
+    proc = subprocess.run([str(TACO), "validate", str(out), "--json"], capture_output=True, text=True,
+                          timeout=120, preexec_fn=_limit_memory(3 << 30))
+    assert proc.returncode == 1, proc.stderr
+    findings = json.loads(proc.stdout)["findings"]
+    assert any(f["code"] == "zip.range" and "past the end of the file" in f["message"] for f in findings), findings
+
+
+# --- 6. integrity: the header CRC and pit_schema's root count are verified at load ---------------
+
+import zlib  # noqa: E402
+
+
+@pytest.fixture
+def nested_zip(tmp_path) -> Path:
+    src = tree(tmp_path / "nin", {"s1/x.bin": b"1", "s1/y.bin": b"2", "s2/x.bin": b"3", "s2/y.bin": b"4",
+                                  "s3/x.bin": b"5", "s3/y.bin": b"6"})
+    out = tmp_path / "nested.tacozip"
+    assert taco("create", "--from", src, out).returncode == 0
+    return out
+
+
+def test_damaged_header_crc_is_refused(nested_zip):
+    data = bytearray(nested_zip.read_bytes())
+    data[14] ^= 0xFF
+    nested_zip.write_bytes(bytes(data))
+    for command in ("info", "ls"):
+        proc = taco(command, nested_zip)
+        assert proc.returncode == 1 and "stored CRC-32" in proc.stderr, proc.stderr
+    proc = taco("validate", nested_zip, "--json")
+    assert proc.returncode == 1
+    assert any(f["code"] == "zip.header-crc" for f in json.loads(proc.stdout)["findings"])
+
+
+def test_header_pointing_level0_at_level1_is_refused(nested_zip):
+    data = bytearray(nested_zip.read_bytes())
+    slot0, slot1 = data[45:61], data[61:77]
+    data[45:61], data[61:77] = slot1, slot0  # level 0 <-> level 1, CRC recomputed as a writer would
+    struct.pack_into("<I", data, 14, zlib.crc32(bytes(data[41:157])))
+    nested_zip.write_bytes(bytes(data))
+    proc = taco("info", nested_zip)
+    assert proc.returncode == 1, proc.stdout
+    assert "root.n is 3" in proc.stderr and "6 rows" in proc.stderr, proc.stderr
+    proc = taco("validate", nested_zip)
+    assert proc.returncode == 1

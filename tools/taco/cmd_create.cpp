@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "format/collection_parse.hpp"
 #include "format/create_session.hpp"
+#include "io/file.hpp"
 #include "progress.hpp"
 #include "taco/errors.hpp"
 #include "taco/writer.hpp"
@@ -27,11 +28,10 @@ struct CreateArgs {
 };
 
 std::string read_text(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw IoError("cannot read " + path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    io::File f = io::File::open_read(path);  // refuses a FIFO or device instead of blocking
+    std::string text(static_cast<size_t>(f.size()), '\0');
+    if (!text.empty()) f.read_at(0, text.data(), text.size());
+    return text;
 }
 
 // Collection fields: --collection FILE first, then the flags on top; a missing id is derived

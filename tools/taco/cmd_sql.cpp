@@ -3,8 +3,11 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "io/cancel.hpp"
+#include "io/deadline.hpp"
 #include "output.hpp"
 #include "taco/dataset.hpp"
+#include "taco/errors.hpp"
 
 namespace taco::cli {
 namespace {
@@ -12,10 +15,21 @@ namespace {
 struct SqlArgs {
     std::string path, query;
     bool json = false, csv = false;
+    double timeout = 0;
 };
 
 int run_sql(const SqlArgs& a) {
-    const DataFrame df = load(a.path).sql(a.query).data_raw();
+    // The query runs on this process's only DuckDB sessions: the cancel hooks interrupt it.
+    io::Deadline deadline(a.timeout, [] { io::run_cancel_hooks(); });
+    DataFrame df;
+    try {
+        df = load(a.path).sql(a.query).data_raw();
+    } catch (const Error&) {
+        if (!deadline.expired()) throw;
+        std::cerr << "taco: error: the query did not finish within --timeout " << a.timeout
+                  << " s and was interrupted\n";
+        return kExitLimit;
+    }
     if (a.json) {
         print_json(std::cout, frame_to_json(df));
     } else if (a.csv) {
@@ -43,6 +57,9 @@ Command make_sql_command() {
             ->required();
         auto* json = sub->add_flag("--json", args->json, "Print a JSON list of row objects");
         sub->add_flag("--csv", args->csv, "Print CSV")->excludes(json);
+        sub->add_option("--timeout", args->timeout,
+                        "Interrupt the query after this many seconds (exit code 3)")
+            ->check(CLI::PositiveNumber);
         return sub;
     };
     c.run = [args] { return run_read_command([&] { return run_sql(*args); }); };

@@ -26,7 +26,8 @@ int run_guarded(Command& cmd) {
         return taco::io::cancel_requested() ? kExitInterrupted : kExitUsage;
     } catch (const taco::Error& e) {
         std::cerr << "taco: error: " << e.what() << "\n";
-        return kExitInvalid;
+        // An interrupted DuckDB query ends in a QueryError: still an interruption.
+        return taco::io::cancel_requested() ? kExitInterrupted : kExitInvalid;
     } catch (const std::exception& e) {
         std::cerr << "taco: error: " << e.what() << "\n";
         return kExitUsage;

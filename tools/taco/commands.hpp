@@ -15,6 +15,7 @@ namespace taco::cli {
 constexpr int kExitOk = 0;
 constexpr int kExitInvalid = 1;
 constexpr int kExitUsage = 2;
+constexpr int kExitLimit = 3;          // a limit was reached: --timeout (USER-GUIDE "Exit codes")
 constexpr int kExitInterrupted = 130;  // stopped by Ctrl-C / SIGTERM, output removed
 
 /// One subcommand: `attach` adds its options to the app, `run` executes it after parsing.

@@ -2,28 +2,53 @@
 // registers itself through commands.hpp.
 #include <CLI/CLI.hpp>
 
+#include <pthread.h>
+#include <unistd.h>
+
 #include <csignal>
+#include <ctime>
 #include <iostream>
+#include <thread>
 
 #include "commands.hpp"
 #include "io/cancel.hpp"
+#include "io/staged_output.hpp"
 #include "taco/errors.hpp"
 
 namespace {
-// Ctrl-C / SIGTERM: ask the running operation to stop at its next safe point, so staged output
-// is removed by its destructor; a second signal exits at once.
-extern "C" void on_interrupt(int sig) {
-    if (taco::io::cancel_requested()) {
-        std::signal(sig, SIG_DFL);
-        std::raise(sig);
-    }
+
+// How long the running operation has, after Ctrl-C / SIGTERM, to stop at its next safe point and
+// unwind (removing what it staged) before the process ends without it.
+constexpr int kGraceSeconds = 3;
+
+// Ctrl-C, SIGTERM, SIGHUP are taken by one thread (sigwait) rather than a handler: it asks the
+// running work to stop (and interrupts a DuckDB query), and when the work does not end within
+// the grace period, or on a second signal, removes the staged output and ends the process. A
+// termination signal therefore always ends `taco`, even while it is blocked in a system call.
+void watch_signals(sigset_t set) {
+    int sig = 0;
+    if (sigwait(&set, &sig) != 0) return;
     taco::io::request_cancel();
+    taco::io::run_cancel_hooks();
+    const timespec grace{kGraceSeconds, 0};
+    sigtimedwait(&set, nullptr, &grace);  // a second signal, or the grace period, ends the wait
+    taco::io::remove_pending_staging();
+    std::cerr << "taco: interrupted\n";
+    ::_exit(128 + sig);
 }
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::signal(SIGINT, on_interrupt);
-    std::signal(SIGTERM, on_interrupt);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    // Blocked here, before any other thread exists, so that every thread inherits the mask and
+    // only the watcher receives them.
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+    std::thread(watch_signals, set).detach();
     CLI::App app{"taco — create, inspect, query and validate TACO datasets"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "taco (tacocore) 0.1.0");

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "io/cancel.hpp"
 #include "model/time_format.hpp"
 #include "taco/errors.hpp"
 
@@ -195,7 +196,7 @@ int run_read_command(const std::function<int()>& body) {
         return kExitUsage;
     } catch (const QueryError& e) {
         std::cerr << "taco: error: " << e.what() << "\n";
-        return kExitUsage;
+        return io::cancel_requested() ? kExitInterrupted : kExitUsage;
     }
 }
 
