@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "model/shorten.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::format {
@@ -52,9 +53,9 @@ bool LevelRows::is_padding(size_t r) const {
 std::string LevelRows::where(size_t r) const {
     std::string out = name + " row " + std::to_string(r);
     if (r < paths.size() && !paths[r].empty()) {
-        out += " (" + paths[r] + ")";
+        out += " (" + shorten(paths[r]) + ")";
     } else if (!id_of(r).empty()) {
-        out += " (" + std::string(id_of(r)) + ")";
+        out += " (" + shorten(id_of(r)) + ")";
     }
     return out;
 }
@@ -153,11 +154,11 @@ void check_row_basics(TableChecks& t, const LevelRows& L, size_t r) {
         t.sink.error("row.id", L.where(r), "the id is empty or null", L.name);
     } else if (!valid_id_chars(id)) {
         t.sink.error("row.id", L.where(r),
-                     "id '" + std::string(id) + "' contains '/', '\\' or ':', or is '.' or '..'",
+                     "id '" + shorten(id) + "' contains '/', '\\' or ':', or is '.' or '..'",
                      L.name);
     } else if (id.substr(0, 2) == "__" && !L.is_padding(r)) {
         t.sink.error("row.id", L.where(r),
-                     "id '" + std::string(id) + "' starts with '__', which is reserved for padding",
+                     "id '" + shorten(id) + "' starts with '__', which is reserved for padding",
                      L.name);
     }
     const std::string_view type = L.type_of(r);
@@ -188,7 +189,7 @@ void check_unique_ids(TableChecks& t, const LevelRows& L, const uint32_t* rows, 
         if (id.empty()) continue;
         if (!seen.insert(id).second) {
             t.sink.error("row.duplicate-id", L.where(rows[k]),
-                         "id '" + std::string(id) + "' is used by an earlier sibling", L.name);
+                         "id '" + shorten(id) + "' is used by an earlier sibling", L.name);
         }
     }
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "model/shorten.hpp"
 #include "query/dataframe_impl.hpp"
 #include "query/navigation.hpp"
 #include "taco/errors.hpp"
@@ -84,7 +85,7 @@ const query::DataFrameImpl& navigable(const query::DataFrameImpl& d) {
 
 std::string sample_name(const query::DataFrameImpl& d, size_t row) {
     if (d.id_col && !d.table->is_null(row, *d.id_col)) {
-        return "'" + std::string(d.table->get_string(row, *d.id_col)) + "'";
+        return "'" + shorten(d.table->get_string(row, *d.id_col)) + "'";
     }
     return "at position " + std::to_string(row);
 }
@@ -135,7 +136,7 @@ size_t DataFrame::position_of(std::string_view id) const {
     }
     const auto row = impl_->find_id(id);
     if (!row) {
-        throw NavigationError("id '" + std::string(id) + "' not found among the " +
+        throw NavigationError("id '" + shorten(id) + "' not found among the " +
                               std::to_string(rows()) + " samples at level " +
                               std::to_string(level()));
     }

@@ -9,6 +9,7 @@
 #include "metadata/result_table.hpp"
 #include "query/dataframe_impl.hpp"
 #include "query/dataset_context.hpp"
+#include "query/error_text.hpp"
 #include "query/sql_compose.hpp"
 #include "query/vsi_path.hpp"
 #include "taco/errors.hpp"
@@ -18,9 +19,16 @@ namespace {
 
 constexpr const char* kGdalVsi = "internal:gdal_vsi";
 
-// What DuckDB says, prefixed with the dataset so the user knows which one failed.
+// What DuckDB says, prefixed with the dataset so the user knows which one failed. The message
+// never shows what the user did not write: the `/proc/self/fd/N` a ZIP's level table is read
+// through becomes its name, and DuckDB's "LINE 1: ..." excerpt (which quotes the `WITH data AS`
+// rewrite) is dropped. A failure to read a level table means the dataset is damaged: FormatError.
 [[noreturn]] void rethrow_query(const query::DatasetContext& ctx, const QueryError& e) {
-    throw QueryError(ctx.source.path.string() + ": query failed: " + e.what());
+    const query::DuckErrorText msg = query::user_facing_duckdb_error(ctx, e.what());
+    if (msg.damaged) {
+        throw FormatError(ctx.source.path.string() + ": cannot read the metadata: " + msg.text);
+    }
+    throw QueryError(ctx.source.path.string() + ": query failed: " + msg.text);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "io/trace.hpp"
 
 #include "metadata/result_table.hpp"
+#include "query/error_text.hpp"
 #include "query/load_checks.hpp"
 #include "taco/errors.hpp"
 
@@ -178,7 +179,8 @@ std::shared_ptr<DatasetContext> make_context(format::OpenedDataset opened, Stage
                 db, "SELECT * FROM read_parquet(" + quote_literal(ctx->level_files[i]) + ")"));
         } catch (const QueryError& e) {
             throw FormatError(src.path.string() + ": " + src.levels[i].name +
-                              " is not a readable Parquet file: " + e.what());
+                              " is not a readable Parquet file: " +
+                              user_facing_duckdb_error(*ctx, e.what()).text);
         }
         check_required_columns(src, i, ctx->level_columns.back());
     }

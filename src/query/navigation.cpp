@@ -4,6 +4,7 @@
 #include <system_error>
 
 #include "io/contained_path.hpp"
+#include "query/error_text.hpp"
 #include "query/vsi_path.hpp"
 #include "taco/errors.hpp"
 
@@ -77,8 +78,8 @@ std::shared_ptr<const metadata::ResultTable> fetch_children(DatasetContext& ctx,
     try {
         raw = metadata::ResultTable::fetch(ctx.db, "SELECT * FROM " + relation);
     } catch (const QueryError& e) {
-        throw FormatError(container + ": " + where +
-                          " is not a readable Parquet file: " + e.what());
+        throw FormatError(container + ": " + where + " is not a readable Parquet file: " +
+                          user_facing_duckdb_error(ctx, e.what()).text);
     }
     auto need = [&](const char* name, std::initializer_list<TypeId> types) {
         const auto col = column_of(*raw, name, types);

@@ -354,3 +354,52 @@ def test_header_pointing_level0_at_level1_is_refused(nested_zip):
     assert "root.n is 3" in proc.stderr and "6 rows" in proc.stderr, proc.stderr
     proc = taco("validate", nested_zip)
     assert proc.returncode == 1
+
+
+# --- 7. messages: short, no internal SQL or descriptor paths, one exit code per kind ------------
+
+
+def _corrupt_level0(ds_or_zip: Path) -> None:
+    """Overwrites the middle of level 0's Parquet bytes (its footer stays readable)."""
+    if ds_or_zip.is_dir():
+        p = ds_or_zip / "METADATA/level0.parquet"
+        data = bytearray(p.read_bytes())
+        for i in range(8, len(data) // 3):
+            data[i] = 0xAB
+        p.write_bytes(bytes(data))
+        return
+    data = bytearray(ds_or_zip.read_bytes())
+    offset, size = struct.unpack_from("<QQ", data, 45)
+    for i in range(offset + 8, offset + size // 3):
+        data[i] = 0xAB
+    ds_or_zip.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("kind", ["zip", "folder"])
+def test_corrupt_parquet_is_exit_1_without_internal_sql(src, tmp_path, kind):
+    out = tmp_path / ("ds.tacozip" if kind == "zip" else "ds")
+    assert taco("create", "--from", src, out).returncode == 0
+    _corrupt_level0(out)
+    for args in (["info", out], ["ls", out], ["sql", out, "SELECT * FROM data"], ["validate", out]):
+        proc = taco(*args)
+        text = proc.stderr + proc.stdout
+        assert proc.returncode == 1, (args, proc.returncode, text)
+        assert "/proc/self/fd" not in text and "WITH data AS" not in text and "read_parquet(" not in text, text
+
+
+def test_user_sql_error_shows_no_rewrite(folder_ds):
+    proc = taco("sql", folder_ds, "SELECT nosuchcolumn FROM data")
+    assert proc.returncode == 2
+    assert "nosuchcolumn" in proc.stderr and "WITH data AS" not in proc.stderr, proc.stderr
+
+
+def test_long_id_is_shortened_in_messages(folder_ds):
+    proc = taco("cat", folder_ds, "x" * 100_000)
+    assert proc.returncode == 2
+    assert len(proc.stderr) < 1000 and "100000 bytes" in proc.stderr, proc.stderr[:300]
+
+
+def test_csv_lines_end_with_lf(folder_ds):
+    proc = taco("sql", folder_ds, "SELECT id FROM data ORDER BY id", "--csv")
+    assert proc.returncode == 0
+    assert proc.stdout == "id\na.bin\nb.bin\n"

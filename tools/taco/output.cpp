@@ -140,13 +140,13 @@ Json frame_to_json(const DataFrame& df) {
 void print_csv(std::ostream& out, const DataFrame& df) {
     for (size_t c = 0; c < df.columns(); ++c)
         out << (c ? "," : "") << csv_field(df.schema()[c].name);
-    out << "\r\n";
+    out << '\n';
     for (size_t r = 0; r < df.rows(); ++r) {
         for (size_t c = 0; c < df.columns(); ++c) {
             if (c) out << ',';
             if (!df.is_null(r, c)) out << csv_field(value_to_text(df.value(r, c)));
         }
-        out << "\r\n";
+        out << '\n';
     }
 }
 

@@ -1,5 +1,6 @@
 #include "rowpath.hpp"
 
+#include "model/shorten.hpp"
 #include "output.hpp"
 #include "taco/errors.hpp"
 
@@ -23,7 +24,7 @@ RowLocation follow_rowpath(const Dataset& dataset, const std::string& rowpath) {
     // Level 0 through SQL, so a million-row level is not materialized to find one sample.
     RowLocation at{dataset.sql("SELECT * FROM data WHERE id = " + sql_literal(ids[0])).data(), 0};
     if (at.frame.rows() == 0) {
-        throw NavigationError("no sample '" + ids[0] + "' at level 0 of " +
+        throw NavigationError("no sample '" + shorten(ids[0]) + "' at level 0 of " +
                               dataset.path().string());
     }
     std::string walked = ids[0];
@@ -31,13 +32,15 @@ RowLocation follow_rowpath(const Dataset& dataset, const std::string& rowpath) {
         ReadResult next = at.frame.read(static_cast<int64_t>(at.row));
         auto* children = std::get_if<DataFrame>(&next);
         if (!children) {
-            throw NavigationError("'" + walked + "' is a FILE; it has no child '" + ids[k] + "'");
+            throw NavigationError("'" + shorten(walked) + "' is a FILE; it has no child '" +
+                                  shorten(ids[k]) + "'");
         }
         at.frame = std::move(*children);
         try {
             at.row = at.frame.position_of(ids[k]);
         } catch (const NavigationError&) {
-            throw NavigationError("'" + walked + "' has no child '" + ids[k] + "'");
+            throw NavigationError("'" + shorten(walked) + "' has no child '" + shorten(ids[k]) +
+                                  "'");
         }
         walked += "/" + ids[k];
     }

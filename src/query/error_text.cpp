@@ -1,0 +1,58 @@
+#include "query/error_text.hpp"
+
+#include "model/shorten.hpp"
+
+namespace taco::query {
+namespace {
+
+// Longest DuckDB message shown whole (a 100 KB literal in a query stays out of the terminal).
+constexpr size_t kMaxMessage = 2000;
+
+void replace_all(std::string& s, const std::string& from, const std::string& to, bool& hit) {
+    if (from.empty()) return;
+    for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) {
+        s.replace(at, from.size(), to);
+        hit = true;
+    }
+}
+
+void name_level_files(const DatasetContext& ctx, std::string& text, bool& hit) {
+    if (ctx.concat) {
+        for (const ConcatPart& part : ctx.concat->parts) name_level_files(*part.ctx, text, hit);
+        return;
+    }
+    for (size_t i = 0; i < ctx.level_files.size() && i < ctx.source.levels.size(); ++i) {
+        const std::string shown = ctx.source.format == ContainerFormat::Zip
+                                      ? ctx.source.path.string() + ":" + ctx.source.levels[i].name
+                                      : ctx.level_files[i];
+        replace_all(text, ctx.level_files[i], shown, hit);
+    }
+}
+
+}  // namespace
+
+DuckErrorText user_facing_duckdb_error(const DatasetContext& ctx, const std::string& message) {
+    DuckErrorText out;
+    out.text = message;
+    // DuckDB appends "\n\nLINE 1: <statement>\n        ^": the statement is our rewrite.
+    const size_t line = out.text.find("\nLINE ");
+    if (line != std::string::npos) out.text.erase(line);
+    while (!out.text.empty() && (out.text.back() == '\n' || out.text.back() == ' '))
+        out.text.pop_back();
+    name_level_files(ctx, out.text, out.damaged);
+    // Any other descriptor path (a __meta__ copied into memory) is ours too.
+    bool other = false;
+    const std::string fd_prefix = "/proc/self/fd/";
+    for (size_t at = out.text.find(fd_prefix); at != std::string::npos;
+         at = out.text.find(fd_prefix, at)) {
+        size_t end = at + fd_prefix.size();
+        while (end < out.text.size() && out.text[end] >= '0' && out.text[end] <= '9') ++end;
+        out.text.replace(at, end - at, "<metadata table in memory>");
+        other = true;
+    }
+    out.damaged = out.damaged || other;
+    out.text = shorten(out.text, kMaxMessage);
+    return out;
+}
+
+}  // namespace taco::query
