@@ -139,6 +139,22 @@ class Dataset {
 /// names the file and what is missing or malformed), SchemaError (invalid taco:pit_schema).
 Dataset load(const std::filesystem::path& path);
 
+/// Memory limit of a sandboxed load when none is given.
+inline constexpr const char* kSandboxMemoryLimit = "1GB";
+
+/// How `load` sets up the dataset's DuckDB session (USER-GUIDE "Security").
+struct LoadOptions {
+    /// DuckDB may read only the dataset's own files (no read_csv('/etc/passwd'), glob('/etc/*'),
+    /// ATTACH or COPY TO), extensions beyond the built-in ones cannot be loaded, settings are
+    /// locked, and memory is capped (memory_limit, default kSandboxMemoryLimit).
+    bool sandbox = false;
+    /// Seconds a query may run before it is interrupted (QueryError); 0 = no limit.
+    double timeout = 0;
+    /// DuckDB memory_limit, e.g. "512MB"; empty = DuckDB's default (or the sandbox's).
+    std::string memory_limit;
+};
+Dataset load(const std::filesystem::path& path, const LoadOptions& options);
+
 /// One dataset made of several (spec §8.4, REFERENCE-API §A13): level i of the result is the
 /// union of level i of every input, in input order, with nothing copied (the inputs' views stay
 /// lazy). Level 0 of each input is its current view, so sql() filters apply; deeper levels keep

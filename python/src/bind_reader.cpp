@@ -200,8 +200,17 @@ void bind_reader(nb::module_& m) {
              "Runs the view keeping every column.");
 
     m.def(
-        "load", [](const std::string& path) { return load(path); }, "path"_a,
-        nb::call_guard<nb::gil_scoped_release>(), "Opens a TACO dataset (ZIP or FOLDER).");
+        "load",
+        [](const std::string& path, bool sandbox, double timeout, const std::string& memory_limit) {
+            LoadOptions options;
+            options.sandbox = sandbox;
+            options.timeout = timeout;
+            options.memory_limit = memory_limit;
+            return load(path, options);
+        },
+        "path"_a, "sandbox"_a = false, "timeout"_a = 0.0, "memory_limit"_a = "",
+        nb::call_guard<nb::gil_scoped_release>(),
+        "Opens a TACO dataset (ZIP or FOLDER); sandbox/timeout/memory_limit as taco::LoadOptions.");
 
     m.def(
         "concat",

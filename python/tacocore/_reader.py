@@ -13,19 +13,25 @@ from . import _core
 __all__ = ["load", "concat", "validate", "TacoDataset", "TacoDataFrame", "PITSchema"]
 
 
-def load(path: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]) -> "TacoDataset":
+def load(path: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]], sandbox: bool = False,
+         timeout: Optional[float] = None, memory_limit: Optional[str] = None) -> "TacoDataset":
     """Opens a TACO dataset: a ``.tacozip``/``.zip`` file or a FOLDER with COLLECTION.json.
 
     A list with one path loads that path; two or more are loaded and combined with
     :func:`concat` (default column mode); an empty list raises TacoQueryError.
+    ``sandbox=True`` limits ``sql()`` to the dataset's own files, locks DuckDB's settings and caps
+    its memory (1GB unless ``memory_limit``); ``timeout`` interrupts a query after that many
+    seconds (TacoQueryError). See the user guide's "Security" section.
     """
     if isinstance(path, (list, tuple)):
         if not path:
             raise _core.TacoQueryError("Cannot load empty list of paths")
         if len(path) > 1:
-            return concat([load(p) for p in path])
+            if sandbox:
+                raise _core.TacoQueryError("sandbox=True loads one dataset at a time, not a list")
+            return concat([load(p, timeout=timeout, memory_limit=memory_limit) for p in path])
         path = path[0]
-    return TacoDataset(_core.load(os.fspath(path)))
+    return TacoDataset(_core.load(os.fspath(path), sandbox, timeout or 0.0, memory_limit or ""))
 
 
 def concat(datasets: Sequence["TacoDataset"], column_mode: str = "intersection") -> "TacoDataset":

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/shorten.hpp"
+
 namespace taco {
 
 const char* to_string(Severity severity) {
@@ -25,6 +27,24 @@ size_t ValidationReport::count(Severity severity) const {
 }  // namespace taco
 
 namespace taco::format {
+namespace {
+
+// Findings quote DuckDB and values from the file: never the descriptor a table is read through,
+// never more than a screenful.
+std::string fit_for_report(std::string message) {
+    const std::string fd_prefix = "/proc/self/fd/";
+    for (size_t at = message.find(fd_prefix); at != std::string::npos;
+         at = message.find(fd_prefix, at)) {
+        size_t end = at + fd_prefix.size();
+        while (end < message.size() && message[end] >= '0' && message[end] <= '9') ++end;
+        message.replace(at, end - at, "<metadata table in memory>");
+    }
+    const size_t line = message.find("\nLINE ");
+    if (line != std::string::npos) message.erase(line);
+    return shorten(message, 2000);
+}
+
+}  // namespace
 
 void FindingSink::add(Severity severity, const std::string& code, const std::string& location,
                       const std::string& message, const std::string& scope) {
@@ -37,7 +57,7 @@ void FindingSink::add(Severity severity, const std::string& code, const std::str
         ++report_.suppressed;
         return;
     }
-    report_.findings.push_back({severity, code, location, message});
+    report_.findings.push_back({severity, code, shorten(location, 400), fit_for_report(message)});
 }
 
 void FindingSink::finish() {

@@ -10,6 +10,7 @@
 #include "query/dataframe_impl.hpp"
 #include "query/dataset_context.hpp"
 #include "query/error_text.hpp"
+#include "query/sandbox.hpp"
 #include "query/sql_compose.hpp"
 #include "query/vsi_path.hpp"
 #include "taco/errors.hpp"
@@ -24,6 +25,11 @@ constexpr const char* kGdalVsi = "internal:gdal_vsi";
 // through becomes its name, and DuckDB's "LINE 1: ..." excerpt (which quotes the `WITH data AS`
 // rewrite) is dropped. A failure to read a level table means the dataset is damaged: FormatError.
 [[noreturn]] void rethrow_query(const query::DatasetContext& ctx, const QueryError& e) {
+    if (ctx.timed_out) {
+        throw QueryError(ctx.source.path.string() + ": the query did not finish within the " +
+                         "timeout of " + std::to_string(ctx.query_timeout) +
+                         " s and was interrupted");
+    }
     const query::DuckErrorText msg = query::user_facing_duckdb_error(ctx, e.what());
     if (msg.damaged) {
         throw FormatError(ctx.source.path.string() + ": cannot read the metadata: " + msg.text);
@@ -116,6 +122,7 @@ Dataset Dataset::level(size_t index) const {
 }
 
 DataFrame Dataset::fetch(bool raw) const {
+    const io::Deadline deadline = query::query_deadline(*ctx_);
     if (base_) return fetch_level(raw);
     metadata::ColumnFilter keep;
     if (!raw) {
@@ -227,6 +234,7 @@ DataFrame Dataset::data_raw() const {
 }
 
 std::vector<ColumnType> Dataset::columns() const {
+    const io::Deadline deadline = query::query_deadline(*ctx_);
     std::lock_guard lock(ctx_->db_mutex);
     try {
         return metadata::describe_query(ctx_->db, view_sql_);
@@ -236,6 +244,7 @@ std::vector<ColumnType> Dataset::columns() const {
 }
 
 uint64_t Dataset::count() const {
+    const io::Deadline deadline = query::query_deadline(*ctx_);
     std::lock_guard lock(ctx_->db_mutex);
     try {
         return std::stoull(ctx_->db.query_scalar("SELECT count(*) FROM (\n" + view_sql_ + "\n)"));
@@ -245,6 +254,10 @@ uint64_t Dataset::count() const {
 }
 
 Dataset load(const std::filesystem::path& path) {
+    return load(path, LoadOptions{});
+}
+
+Dataset load(const std::filesystem::path& path, const LoadOptions& options) {
     // Starting DuckDB (its catalog of built-in functions) takes ~20 ms of one core: it runs on
     // another thread while this one reads the container and copies the level tables out of it.
     std::future<metadata::DuckSession> session =
@@ -260,8 +273,9 @@ Dataset load(const std::filesystem::path& path) {
         return session.get();
     }();
     io::TraceScope trace("load(): level views");
-    return Dataset(query::make_context(std::move(opened), std::move(levels), std::move(db)),
-                   "SELECT * FROM level0", 0, true);
+    auto ctx = query::make_context(std::move(opened), std::move(levels), std::move(db));
+    query::apply_load_options(*ctx, options);
+    return Dataset(std::move(ctx), "SELECT * FROM level0", 0, true);
 }
 
 }  // namespace taco

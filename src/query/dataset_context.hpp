@@ -2,6 +2,7 @@
 // connection holding the level views, and the in-memory copies of the level Parquet bytes.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <list>
 #include <memory>
@@ -83,6 +84,9 @@ struct DatasetContext {
     std::unordered_map<std::string, std::shared_ptr<io::ByteSource>, StringHash, std::equal_to<>>
         archives;
     ChildrenCache children;
+    /// load()'s per-query time limit in seconds (0: none), and whether the last query hit it.
+    double query_timeout = 0;
+    std::atomic<bool> timed_out{false};
 
     const std::string& name() const { return source.vsi_root; }
 };

@@ -403,3 +403,26 @@ def test_csv_lines_end_with_lf(folder_ds):
     proc = taco("sql", folder_ds, "SELECT id FROM data ORDER BY id", "--csv")
     assert proc.returncode == 0
     assert proc.stdout == "id\na.bin\nb.bin\n"
+
+
+# --- 8. --sandbox: the query reaches only the dataset ------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["zip", "folder"])
+def test_sandbox_limits_sql_to_the_dataset(src, tmp_path, kind):
+    out = tmp_path / ("ds.tacozip" if kind == "zip" else "ds")
+    assert taco("create", "--from", src, out).returncode == 0
+    # Without the sandbox a user may join their own files (the default stays).
+    proc = taco("sql", out, "SELECT count(*) AS n FROM read_csv('/etc/passwd', header=false)", "--json")
+    assert proc.returncode == 0, proc.stderr
+    for query in ("SELECT * FROM read_csv('/etc/passwd', header=false)", "SELECT * FROM glob('/etc/*')",
+                  "SET enable_external_access = true", "SELECT * FROM read_text('/etc/hostname')",
+                  "COPY (SELECT 1) TO '/tmp/escape.csv'"):
+        proc = taco("sql", out, query, "--sandbox")
+        assert proc.returncode == 2, (query, proc.stdout)
+        assert "root:" not in proc.stdout
+    proc = taco("sql", out, "SELECT id FROM data ORDER BY id", "--sandbox", "--csv")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "id\na.bin\nb.bin\n"
+    proc = taco("sql", out, "SELECT current_setting('memory_limit') AS m", "--sandbox", "--csv")
+    assert proc.returncode == 0 and proc.stdout.splitlines()[1].strip().startswith(("1.0 GiB", "953.6 MiB")), proc.stdout

@@ -16,6 +16,8 @@ struct SqlArgs {
     std::string path, query;
     bool json = false, csv = false;
     double timeout = 0;
+    bool sandbox = false;
+    std::string memory_limit;
 };
 
 int run_sql(const SqlArgs& a) {
@@ -23,7 +25,10 @@ int run_sql(const SqlArgs& a) {
     io::Deadline deadline(a.timeout, [] { io::run_cancel_hooks(); });
     DataFrame df;
     try {
-        df = load(a.path).sql(a.query).data_raw();
+        LoadOptions options;
+        options.sandbox = a.sandbox;
+        options.memory_limit = a.memory_limit;
+        df = load(a.path, options).sql(a.query).data_raw();
     } catch (const Error&) {
         if (!deadline.expired()) throw;
         std::cerr << "taco: error: the query did not finish within --timeout " << a.timeout
@@ -60,6 +65,11 @@ Command make_sql_command() {
         sub->add_option("--timeout", args->timeout,
                         "Interrupt the query after this many seconds (exit code 3)")
             ->check(CLI::PositiveNumber);
+        sub->add_flag("--sandbox", args->sandbox,
+                      "Let the query read only this dataset (no other files, settings locked, "
+                      "memory capped at 1GB unless --memory-limit)");
+        sub->add_option("--memory-limit", args->memory_limit,
+                        "DuckDB memory limit for the query, e.g. 512MB");
         return sub;
     };
     c.run = [args] { return run_read_command([&] { return run_sql(*args); }); };

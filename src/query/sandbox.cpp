@@ -1,0 +1,50 @@
+#include "query/sandbox.hpp"
+
+#include <filesystem>
+
+namespace fs = std::filesystem;
+
+namespace taco::query {
+namespace {
+
+std::string directory_literal(std::string dir) {
+    if (dir.empty() || dir.back() != '/') dir += '/';
+    return metadata::quote_literal(dir);
+}
+
+}  // namespace
+
+void apply_load_options(DatasetContext& ctx, const LoadOptions& options) {
+    ctx.query_timeout = options.timeout;
+    std::string memory = options.memory_limit;
+    if (memory.empty() && options.sandbox) memory = kSandboxMemoryLimit;
+    std::lock_guard lock(ctx.db_mutex);
+    if (!memory.empty()) ctx.db.exec("SET memory_limit = " + metadata::quote_literal(memory));
+    if (!options.sandbox) return;
+    // What the views and navigation read: a FOLDER dataset's directory (as given, absolute, and
+    // resolved), and for a ZIP the in-memory copies of its tables (/proc/self/fd/N).
+    std::string dirs;
+    auto add = [&](const std::string& dir) {
+        dirs += (dirs.empty() ? "" : ", ") + directory_literal(dir);
+    };
+    add("/proc/self/fd");
+    if (ctx.source.format == ContainerFormat::Folder) {
+        add(ctx.source.path.string());
+        add(fs::absolute(ctx.source.path).lexically_normal().string());
+        add(ctx.source.vsi_root);
+    }
+    ctx.db.exec("SET allowed_directories = [" + dirs + "]");
+    ctx.db.exec("SET enable_external_access = false");
+    ctx.db.exec("SET allow_community_extensions = false");
+    ctx.db.exec("SET lock_configuration = true");
+}
+
+io::Deadline query_deadline(DatasetContext& ctx) {
+    ctx.timed_out = false;
+    return io::Deadline(ctx.query_timeout, [c = &ctx] {
+        c->timed_out = true;
+        c->db.interrupt();
+    });
+}
+
+}  // namespace taco::query
