@@ -11,7 +11,7 @@ export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
 .PHONY: all setup configure build demo test test-unit test-cli test-interop test-bench-harness \
-        asan bench format clean
+        asan fuzz bench format clean
 
 all: build
 
@@ -37,6 +37,10 @@ asan: setup
 	@cmake --build build-asan -j $(JOBS) --target taco_unit_tests taco
 	@ASAN_OPTIONS=detect_leaks=1 ./build-asan/bin/taco_unit_tests --gtest_brief=1
 
+# libFuzzer targets (tests/fuzz/) under ASan+UBSan, FUZZ_SECONDS each (default 60).
+fuzz: build
+	@./scripts/fuzz.sh $(or $(FUZZ_SECONDS),60)
+
 bench: build
 	@./scripts/install_python.sh   # the Python package is one of the measured tools
 	@$(PY) bench/run.py --profile $(if $(FULL),full,quick)
@@ -45,4 +49,4 @@ format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.hpp')
 
 clean:
-	rm -rf $(BUILD_DIR) build-asan
+	rm -rf $(BUILD_DIR) build-asan build-fuzz

@@ -111,7 +111,8 @@ void merge_level_schema(std::map<std::string, DataType>& level,
         it->second = std::move(merged);
     }
     if (t.schema().size() != level.size()) {
-        for (const auto& [name, type] : level) {
+        for (const auto& column : level) {
+            const std::string& name = column.first;  // a plain reference: clang 14 (fuzz build)
             bool has = std::any_of(t.schema().begin(), t.schema().end(),
                                    [&](const ColumnType& c) { return c.name == name; });
             if (!has) fail("lack column '" + name + "', which '" + owner[name] + "' children have");

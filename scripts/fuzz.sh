@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of tests/fuzz/ with clang (ASan + UBSan) and runs each for a bounded
+# time: first over its kept regression inputs (tests/fuzz/regressions/<target>/, every crash ever
+# found), then fuzzing from a seed corpus made from a dataset written by `taco create`.
+#   scripts/fuzz.sh [SECONDS]        (default 60 per target; FUZZ_TARGETS="a b" to choose)
+# Needs clang and libclang-rt-14-dev (scripts/setup.sh installs them). Prints executions per target;
+# exits non-zero when a target crashes (the crash input is left in build-fuzz/<target>/crash-*).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-60}"
+out=build-fuzz
+mkdir -p "$out"
+CXX="${FUZZ_CXX:-clang++}"
+if ! command -v "$CXX" >/dev/null; then
+    echo "fuzz: $CXX not found; run scripts/setup.sh (installs clang and libclang-rt-14-dev)" >&2
+    exit 2
+fi
+[ -x build/bin/taco ] || { echo "fuzz: build/bin/taco missing; run make build first" >&2; exit 2; }
+
+flags=(-std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+       -Iinclude -Isrc -I/usr/include)
+declare -A sources=(
+    [fuzz_taco_header]="src/format/taco_header.cpp"
+    [fuzz_zip_directory]="src/format/zip_reader.cpp src/io/file.cpp src/io/crc32.cpp"
+    [fuzz_collection]="src/format/collection_schema.cpp src/format/collection_parse.cpp
+        src/format/collection_json.cpp src/model/collection.cpp src/model/shorten.cpp
+        src/model/value.cpp src/model/time_format.cpp src/model/extent.cpp src/model/wkb.cpp
+        src/model/utf8.cpp src/model/sample.cpp src/model/tortilla.cpp src/model/pit.cpp
+        src/metadata/level_tables.cpp
+        src/io/file.cpp src/io/crc32.cpp"
+)
+libs=(-ldeflate)
+targets="${FUZZ_TARGETS:-fuzz_taco_header fuzz_zip_directory fuzz_collection}"
+
+# Seeds: a small nested dataset as ZIP, its header, its COLLECTION.json.
+seeds="$out/seed-src"
+if [ ! -f "$out/seed.tacozip" ]; then
+    rm -rf "$seeds" && mkdir -p "$seeds/s1" "$seeds/s2"
+    for s in s1 s2; do printf 'a' > "$seeds/$s/a.bin"; printf 'bb' > "$seeds/$s/b.bin"; done
+    build/bin/taco create --from "$seeds" "$out/seed.tacozip" --overwrite >/dev/null
+    rm -rf "$out/seed-folder"
+    build/bin/taco create --from "$seeds" "$out/seed-folder" >/dev/null
+fi
+
+status=0
+for t in $targets; do
+    bin="$out/$t"
+    if [ ! -x "$bin" ] || [ -n "$(find tests/fuzz/$t.cpp ${sources[$t]} -newer "$bin" 2>/dev/null)" ]; then
+        echo "fuzz: building $t"
+        # shellcheck disable=SC2086
+        "$CXX" "${flags[@]}" "tests/fuzz/$t.cpp" ${sources[$t]} "${libs[@]}" -o "$bin"
+    fi
+    corpus="$out/corpus-$t"
+    mkdir -p "$corpus"
+    case "$t" in
+        fuzz_taco_header) head -c 157 "$out/seed.tacozip" > "$corpus/seed-header" ;;
+        fuzz_zip_directory) cp "$out/seed.tacozip" "$corpus/seed-zip" ;;
+        fuzz_collection) cp "$out/seed-folder/COLLECTION.json" "$corpus/seed-collection" ;;
+    esac
+    regressions="tests/fuzz/regressions/$t"
+    if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then
+        "$bin" "$regressions"/* >/dev/null 2>&1 || { echo "fuzz: $t fails a kept regression input"; status=1; }
+    fi
+    log="$out/$t.log"
+    if (cd "$out" && "./$t" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 \
+            -print_final_stats=1 "corpus-$t" >"$t.log" 2>&1); then
+        execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+        echo "fuzz: $t ok, $execs executions in ${seconds} s"
+    else
+        echo "fuzz: $t CRASHED; see $log and keep the input in $regressions/"
+        tail -30 "$log"
+        status=1
+    fi
+done
+exit $status
