@@ -30,7 +30,7 @@ declare -A sources=(
         src/io/file.cpp src/io/crc32.cpp"
 )
 libs=(-ldeflate)
-targets="${FUZZ_TARGETS:-fuzz_taco_header fuzz_zip_directory fuzz_collection}"
+targets="${FUZZ_TARGETS:-fuzz_taco_header fuzz_zip_directory fuzz_collection fuzz_load}"
 
 # Seeds: a small nested dataset as ZIP, its header, its COLLECTION.json.
 seeds="$out/seed-src"
@@ -45,7 +45,15 @@ fi
 status=0
 for t in $targets; do
     bin="$out/$t"
-    if [ ! -x "$bin" ] || [ -n "$(find tests/fuzz/$t.cpp ${sources[$t]} -newer "$bin" 2>/dev/null)" ]; then
+    if [ "$t" = fuzz_load ]; then
+        # The whole reader: the release library (g++) with DuckDB and GDAL, libFuzzer's driver only.
+        if [ ! -x "$bin" ] || [ -n "$(find tests/fuzz/$t.cpp build/libtacocore.a -newer "$bin")" ]; then
+            echo "fuzz: building $t"
+            "$CXX" -std=c++20 -g -O1 -fsanitize=fuzzer -Iinclude "tests/fuzz/$t.cpp" \
+                build/libtacocore.a -Lthird_party/duckdb/lib -Wl,-rpath,"$PWD/third_party/duckdb/lib" \
+                -lduckdb $(pkg-config --libs gdal) -ldeflate -lpthread -o "$bin"
+        fi
+    elif [ ! -x "$bin" ] || [ -n "$(find tests/fuzz/$t.cpp ${sources[$t]} -newer "$bin" 2>/dev/null)" ]; then
         echo "fuzz: building $t"
         # shellcheck disable=SC2086
         "$CXX" "${flags[@]}" "tests/fuzz/$t.cpp" ${sources[$t]} "${libs[@]}" -o "$bin"
@@ -56,13 +64,14 @@ for t in $targets; do
         fuzz_taco_header) head -c 157 "$out/seed.tacozip" > "$corpus/seed-header" ;;
         fuzz_zip_directory) cp "$out/seed.tacozip" "$corpus/seed-zip" ;;
         fuzz_collection) cp "$out/seed-folder/COLLECTION.json" "$corpus/seed-collection" ;;
+        fuzz_load) cp "$out/seed.tacozip" "$corpus/seed-zip" ;;
     esac
     regressions="tests/fuzz/regressions/$t"
     if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then
         "$bin" "$regressions"/* >/dev/null 2>&1 || { echo "fuzz: $t fails a kept regression input"; status=1; }
     fi
     log="$out/$t.log"
-    if (cd "$out" && "./$t" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 \
+    if (cd "$out" && "./$t" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=4096 -timeout=30 \
             -print_final_stats=1 "corpus-$t" >"$t.log" 2>&1); then
         execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
         echo "fuzz: $t ok, $execs executions in ${seconds} s"
