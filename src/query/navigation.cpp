@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <system_error>
 
+#include "io/location.hpp"
+#include "io/remote_source.hpp"
 #include "query/vsi_path.hpp"
 #include "taco/errors.hpp"
 
@@ -16,19 +18,18 @@ using metadata::quote_literal;
 constexpr std::string_view kMeta = "/__meta__";
 
 bool is_remote(std::string_view vsi) {
-    return vsi.substr(0, 4) == "/vsi" || vsi.find("://") != std::string_view::npos;
+    return io::is_remote(vsi);
 }
 
-[[noreturn]] void remote_unsupported(std::string_view vsi) {
-    throw IoError("'" + std::string(vsi) +
-                  "' is a remote or VSI path; this version of tacocore "
-                  "reads local datasets only");
+// A remote file or archive named by a gdal_vsi path (one HEAD to open it).
+std::shared_ptr<io::ByteSource> open_remote(std::string_view vsi) {
+    return io::RemoteSource::open(io::parse_location(vsi));
 }
 
 std::shared_ptr<io::ByteSource> archive_for(DatasetContext& ctx, std::string_view root) {
     const auto known = ctx.archives.find(root);
     if (known != ctx.archives.end()) return known->second;
-    if (is_remote(root)) remote_unsupported(root);
+    if (is_remote(root)) return open_remote(root);
     return io::open_local_source(std::string(root));
 }
 
@@ -116,7 +117,6 @@ std::shared_ptr<const metadata::ResultTable> read_meta(DatasetContext& ctx,
         return fetch_children(ctx, "read_parquet(" + quote_literal(bytes.proc_path()) + ")", where,
                               &archive, "");
     }
-    if (is_remote(folder_vsi)) remote_unsupported(folder_vsi);
     // FOLDER datasets: the view points at `<dir>/__meta__`, children read from a __meta__ point at
     // the directory itself (the next read appends /__meta__), as tacoreader does.
     std::string meta(folder_vsi);
@@ -125,6 +125,14 @@ std::shared_ptr<const metadata::ResultTable> read_meta(DatasetContext& ctx,
         meta += kMeta;
     }
     const std::string dir = meta.substr(0, meta.size() - kMeta.size());
+    if (is_remote(meta)) {
+        const std::string where = "__meta__ of FOLDER '" + id + "' (" + meta + ")";
+        auto source = open_remote(meta);
+        io::MemFd bytes("taco-meta");
+        source->copy_to_fd(0, source->size(), bytes.fd(), where);
+        return fetch_children(ctx, "read_parquet(" + quote_literal(bytes.proc_path()) + ")", where,
+                              nullptr, dir);
+    }
     std::error_code ec;
     if (!fs::is_regular_file(meta, ec)) {
         throw FormatError(ctx.name() + ": FOLDER sample '" + id +
@@ -157,9 +165,9 @@ FileRange locate_file(DatasetContext& ctx, std::string_view file_vsi, const Samp
         }
         return r;
     }
-    if (is_remote(file_vsi)) remote_unsupported(file_vsi);
     FileRange r;
-    r.source = io::open_local_source(std::string(file_vsi));
+    r.source =
+        is_remote(file_vsi) ? open_remote(file_vsi) : io::open_local_source(std::string(file_vsi));
     r.size = r.source->size();
     return r;
 }

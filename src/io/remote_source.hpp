@@ -1,0 +1,78 @@
+// Remote bytes through GDAL's VSI (/vsicurl/, /vsis3/, /vsigs/, /vsiaz/, ...): the one remote
+// io::ByteSource, plus whole-file reads for FOLDER datasets. Every request has a timeout and
+// failures become IoErrors naming the URL and the HTTP status. GDAL stays behind this header.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "io/byte_source.hpp"
+#include "io/location.hpp"
+
+namespace taco::io {
+
+/// What identifies one version of a remote file: its size and the validators the server sent.
+struct RemoteIdentity {
+    uint64_t size = 0;
+    std::string etag;
+    std::string last_modified;
+
+    /// A cache may trust this identity only when the server sent a validator.
+    bool validatable() const { return !etag.empty() || !last_modified.empty(); }
+    bool operator==(const RemoteIdentity&) const = default;
+};
+
+/// A remote file opened with one HEAD request. Reads go through GDAL; ranges fetched with
+/// `prefetch` (or given with `hold`) are kept and served from memory.
+class RemoteSource final : public ByteSource {
+  public:
+    ~RemoteSource() override;
+    const std::string& name() const override { return location_.text; }
+    uint64_t size() const override { return identity_.size; }
+    void read_at(uint64_t offset, void* buf, size_t n, const std::string& what) const override;
+    void prefetch(uint64_t offset, uint64_t n, const std::string& what) const override;
+
+    /// Keeps `bytes` as the content at `offset` (from the metadata cache): no request for it.
+    void hold(uint64_t offset, std::string bytes) const;
+    /// The ranges kept so far, as (offset, bytes).
+    std::vector<std::pair<uint64_t, std::string>> held() const;
+    const RemoteIdentity& identity() const { return identity_; }
+    const Location& location() const { return location_; }
+
+    /// Opens `location` (remote): one HEAD. IoError on 404/403/timeouts, naming the URL.
+    static std::shared_ptr<RemoteSource> open(const Location& location);
+
+  private:
+    RemoteSource(Location location, RemoteIdentity identity, void* handle);
+    bool from_held(uint64_t offset, void* buf, size_t n) const;
+    void fetch(uint64_t offset, void* buf, size_t n, const std::string& what) const;
+
+    Location location_;
+    RemoteIdentity identity_;
+    mutable std::mutex mutex_;  // GDAL handles are not thread-safe; held_ is shared
+    void* handle_;              // VSILFILE*
+    mutable std::vector<std::pair<uint64_t, std::string>> held_;
+};
+
+/// The whole content of a small remote file (COLLECTION.json of a FOLDER dataset).
+std::string read_remote_file(const Location& location, const std::string& what);
+/// Copies a whole remote file into the descriptor `fd` (a level table into its memfd).
+void copy_remote_file(const Location& location, int fd, const std::string& what);
+/// Whether a remote file exists (a HEAD). Errors other than "not found" are thrown.
+bool remote_file_exists(const Location& location);
+
+/// Settings for every remote read below `vsi_prefix` (Python's storage_options): GDAL option
+/// names, or the AWS/Google/Azure names users know (`aws_access_key_id`, `endpoint_url`,
+/// `region`, ...), mapped as for the environment.
+void set_remote_options(const std::string& vsi_prefix,
+                        const std::map<std::string, std::string>& options);
+
+/// Forgets what GDAL knows about remote files (sizes, cached blocks).
+void clear_remote_state();
+
+}  // namespace taco::io
