@@ -23,7 +23,7 @@ run_suite() {
 run_suite unit ./build/bin/taco_unit_tests --gtest_brief=1
 run_suite readme-example ./build/bin/example_quickstart build/example-quickstart
 run_suite python-package ./scripts/install_python.sh
-run_suite pytest "$PY" -m pytest -q -p no:cacheprovider tests/cli tests/interop tests/python
+run_suite pytest "$PY" -m pytest -q -p no:cacheprovider tests/cli tests/interop tests/python tests/remote
 if [ -f bench/run.py ]; then
     run_suite bench-harness "$PY" bench/run.py --profile tiny --out build/bench-tiny --no-report
 fi

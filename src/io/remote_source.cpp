@@ -220,10 +220,13 @@ std::string header_value(CSLConstList headers, const char* name) {
 RemoteIdentity head(const Location& location) {
     QuietErrors quiet;
     char** headers = VSIGetFileMetadata(location.vsi.c_str(), "HEADERS", nullptr);
+    const bool headers_seen = headers != nullptr;
     RemoteIdentity id;
+    std::string ranges;
     if (headers) {
         id.etag = header_value(headers, "ETag");
         id.last_modified = header_value(headers, "Last-Modified");
+        ranges = header_value(headers, "Accept-Ranges");
         CSLDestroy(headers);
     }
     VSIStatBufL st;
@@ -233,6 +236,15 @@ RemoteIdentity head(const Location& location) {
         throw IoError(location.text + ": is a directory listing, not a file");
     }
     id.size = static_cast<uint64_t>(st.st_size);
+    // A plain web server that ignores Range answers every read with the whole file: GDAL would
+    // download it again for each piece. Cloud stores always support ranges; web servers say so.
+    if (headers_seen && location.vsi.rfind("/vsicurl/", 0) == 0 && id.size > 0 &&
+        upper(ranges) != "BYTES") {
+        throw IoError(location.text +
+                      ": the server does not support HTTP range requests (its answer has no "
+                      "'Accept-Ranges: bytes'), which reading a remote dataset needs; serve it "
+                      "from a server that does (nginx, Apache, S3, GCS, Azure) or download it");
+    }
     return id;
 }
 

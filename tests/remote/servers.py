@@ -105,6 +105,7 @@ class Nginx:
             tls = f"ssl_certificate {self.tls[0]};\n        ssl_certificate_key {self.tls[1]};"
         (self.dir / "nginx.conf").write_text(f"""
 daemon off;
+{"user root;" if os.geteuid() == 0 else ""}
 worker_processes 1;
 pid {self.dir}/nginx.pid;
 error_log {self.dir}/error.log warn;
