@@ -10,22 +10,48 @@ from typing import Any, Iterable, List, Optional, Sequence, Union
 
 from . import _core
 
-__all__ = ["load", "concat", "validate", "TacoDataset", "TacoDataFrame", "PITSchema"]
+__all__ = ["load", "clear_cache", "concat", "validate", "TacoDataset", "TacoDataFrame", "PITSchema"]
 
 
-def load(path: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]) -> "TacoDataset":
-    """Opens a TACO dataset: a ``.tacozip``/``.zip`` file or a FOLDER with COLLECTION.json.
+def load(
+    path: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
+    storage_options: Optional[dict] = None,
+) -> "TacoDataset":
+    """Opens a TACO dataset: a ``.tacozip``/``.zip`` file or a FOLDER with COLLECTION.json,
+    local or remote (``https://``, ``http://``, ``s3://``, ``gs://``, ``az://``, GDAL ``/vsi…/``).
 
     A list with one path loads that path; two or more are loaded and combined with
     :func:`concat` (default column mode); an empty list raises TacoQueryError.
+    ``storage_options`` (remote only) are settings for this location and the files below it:
+    AWS/Google/Azure names (``aws_access_key_id``, ``endpoint_url``, ``region``,
+    ``skip_signature``, ``account_name``, ...) or GDAL options (``GDAL_HTTP_TIMEOUT``, ...).
     """
     if isinstance(path, (list, tuple)):
         if not path:
             raise _core.TacoQueryError("Cannot load empty list of paths")
         if len(path) > 1:
-            return concat([load(p) for p in path])
+            return concat([load(p, storage_options) for p in path])
         path = path[0]
-    return TacoDataset(_core.load(os.fspath(path)))
+    path = os.fspath(path)
+    if storage_options:
+        _set_storage_options(path, storage_options)
+    return TacoDataset(_core.load(path))
+
+
+def _set_storage_options(path: str, options: dict) -> None:
+    if not _core.is_remote(path):
+        raise _core.TacoIOError(f"{path}: storage_options apply to remote locations only")
+    values = {}
+    for key, value in options.items():
+        if isinstance(value, bool):
+            value = "YES" if value else "NO"
+        values[str(key)] = str(value)
+    _core.set_remote_options(path, values)
+
+
+def clear_cache() -> int:
+    """Removes every cached entry of remote metadata (TACOCORE_CACHE_DIR); returns the count."""
+    return _core.clear_cache()
 
 
 def concat(datasets: Sequence["TacoDataset"], column_mode: str = "intersection") -> "TacoDataset":

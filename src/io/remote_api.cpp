@@ -20,7 +20,15 @@ void set_remote_options(const std::string& location,
                       "' is a local path; storage options apply to remote "
                       "locations (https://, s3://, gs://, az://)");
     }
-    io::set_remote_options(where.vsi, options);
+    // Object stores: the options are the bucket's (as obstore's are the store's); GDAL also
+    // looks credentials up again at bucket level when a request is refused.
+    std::string prefix = where.vsi;
+    if (prefix.rfind("/vsicurl/", 0) != 0) {
+        const size_t bucket = prefix.find('/', 1) + 1;
+        const size_t end = prefix.find('/', bucket);
+        if (end != std::string::npos) prefix = prefix.substr(0, end);
+    }
+    io::set_remote_options(prefix, options);
 }
 
 std::filesystem::path metadata_cache_dir() {

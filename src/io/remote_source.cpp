@@ -149,9 +149,12 @@ void prepare() {
 
 // "HTTP response code: 404", "HTTP error code: 403", "(HTTP 403)": the status, or 0.
 int http_status(const std::string& message) {
-    static const std::regex re(R"(HTTP[^0-9]{0,20}([1-5][0-9][0-9]))", std::regex::icase);
+    // GDAL: "HTTP response code on URL: 403" (the URL holds digits too), "HTTP error code: 404".
+    static const std::regex coded(R"(code.*?:\s*([1-5][0-9][0-9])\b)", std::regex::icase);
+    static const std::regex plain(R"(HTTP\s*([1-5][0-9][0-9])\b)", std::regex::icase);
     std::smatch m;
-    if (std::regex_search(message, m, re)) return std::stoi(m[1]);
+    if (std::regex_search(message, m, coded) || std::regex_search(message, m, plain))
+        return std::stoi(m[1]);
     return 0;
 }
 

@@ -223,9 +223,10 @@ class Moto:
         iam.create_user(UserName=MOTO_USER)
         key = iam.create_access_key(UserName=MOTO_USER)["AccessKey"]
         self.access_key, self.secret_key = key["AccessKeyId"], key["SecretAccessKey"]
-        iam = boto3.client("iam", **anon)
-        iam.attach_user_policy(UserName=MOTO_USER,
-                               PolicyArn="arn:aws:iam::aws:policy/AdministratorAccess")
+        policy = {"Version": "2012-10-17",
+                  "Statement": [{"Effect": "Allow", "Action": "s3:*", "Resource": "*"}]}
+        iam.put_user_policy(UserName=MOTO_USER, PolicyName="s3-all",
+                            PolicyDocument=__import__("json").dumps(policy))
         self.s3().create_bucket(Bucket=self.bucket)
         return self
 
