@@ -52,7 +52,7 @@ if tool == "tacoreader":
         return b
 else:
     import tacocore as lib
-    def frame(ds): return ds.data()
+    def frame(ds): return ds.data
     def read_bytes(df, i): return df.read_bytes(i)
 t0 = time.perf_counter()
 ds = lib.load(url)

@@ -228,6 +228,9 @@ RemoteIdentity head(const Location& location) {
     std::string ranges;
     if (headers) {
         id.etag = header_value(headers, "ETag");
+        // GDAL hands the ETag over without its quotes; If-Match needs them.
+        if (!id.etag.empty() && id.etag.front() != '"' && id.etag.rfind("W/", 0) != 0)
+            id.etag = '"' + id.etag + '"';
         id.last_modified = header_value(headers, "Last-Modified");
         ranges = header_value(headers, "Accept-Ranges");
         CSLDestroy(headers);
@@ -295,7 +298,47 @@ bool RemoteSource::from_held(uint64_t offset, void* buf, size_t n) const {
 }
 
 void RemoteSource::fetch(uint64_t offset, void* buf, size_t n, const std::string& what) const {
-    read_handle(static_cast<VSILFILE*>(handle_), location_, offset, buf, n, what);
+    // Every read asks for the version the HEAD saw: if the file changed since, the server
+    // answers 412 instead of mixing bytes of two versions. Only for plain HTTP(S): the cloud
+    // signatures (Azure's in particular) cover the headers GDAL knows about.
+    const bool conditional = !identity_.etag.empty() && location_.vsi.rfind("/vsicurl/", 0) == 0;
+    const std::string previous = CPLGetThreadLocalConfigOption("GDAL_HTTP_HEADERS", "");
+    if (conditional) {
+        // GDAL splits the option at commas and strips double quotes unless the header is
+        // quoted as a whole with its inner quotes escaped.
+        std::string header = "\"If-Match: ";
+        for (char c : identity_.etag) header += c == '"' ? std::string("\\\"") : std::string(1, c);
+        header += '"';
+        CPLSetThreadLocalConfigOption("GDAL_HTTP_HEADERS", header.c_str());
+    }
+    auto restore = [&] {
+        if (conditional)
+            CPLSetThreadLocalConfigOption("GDAL_HTTP_HEADERS",
+                                          previous.empty() ? nullptr : previous.c_str());
+    };
+    try {
+        read_handle(static_cast<VSILFILE*>(handle_), location_, offset, buf, n, what);
+    } catch (const IoError&) {
+        restore();
+        // GDAL does not report the status of a failed range read (412 among others): a fresh
+        // HEAD tells a changed file from a network failure.
+        RemoteIdentity now;
+        try {
+            VSICurlPartialClearCache(location_.vsi.c_str());
+            now = head(location_);
+        } catch (const Error&) {
+            throw;
+        }
+        if (!(now == identity_)) {
+            throw IoError(location_.text + ": the file changed since it was opened (size " +
+                          std::to_string(identity_.size) + " -> " + std::to_string(now.size) +
+                          ", ETag " + identity_.etag + " -> " + now.etag + ", Last-Modified " +
+                          identity_.last_modified + " -> " + now.last_modified +
+                          ") while reading " + what + "; load the dataset again");
+        }
+        throw;
+    }
+    restore();
 }
 
 void RemoteSource::read_at(uint64_t offset, void* buf, size_t n, const std::string& what) const {

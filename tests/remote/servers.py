@@ -57,6 +57,7 @@ class Request:
     status: int
     range: str
     bytes_sent: int
+    if_match: str = ""
 
 
 def make_ca(directory: Path) -> tuple[Path, Path, Path]:
@@ -112,7 +113,7 @@ error_log {self.dir}/error.log warn;
 events {{ worker_connections 64; }}
 http {{
     access_log off;
-    log_format taco '$request_method $uri $status "$http_range" $body_bytes_sent';
+    log_format taco '$request_method $uri $status "$http_range" $body_bytes_sent "$http_if_match"';
     client_body_temp_path {self.dir}/body;
     proxy_temp_path {self.dir}/proxy;
     fastcgi_temp_path {self.dir}/fastcgi;
@@ -152,9 +153,11 @@ http {{
             return out
         for line in log.read_text().splitlines():
             method, uri, status, rest = line.split(" ", 3)
+            rest, if_match = rest.rsplit(" ", 1)
             rng, sent = rest.rsplit(" ", 1)
-            rng = rng.strip('"')
-            out.append(Request(method, uri, int(status), "" if rng == "-" else rng, int(sent)))
+            rng, if_match = rng.strip('"'), if_match.strip('"')
+            out.append(Request(method, uri, int(status), "" if rng == "-" else rng, int(sent),
+                               "" if if_match == "-" else if_match))
         return out
 
     def clear(self) -> None:

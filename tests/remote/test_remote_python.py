@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -191,3 +192,27 @@ def test_interop_with_tacoreader_over_https(https, rel, monkeypatch):
 
     walk(ds.data, "")
     assert ours == theirs
+
+
+def _bytes_zip(path, seed):
+    rng = np.random.default_rng(seed)
+    samples = [tacocore.Sample(f"s{i:02d}", rng.integers(0, 255, 65536, dtype=np.uint8).tobytes())
+               for i in range(20)]
+    taco = tacocore.Taco(tacocore.Tortilla(samples), id="bytes", dataset_version="1.0.0",
+                         description="changing", licenses=["CC-BY-4.0"],
+                         providers=[{"name": "tests", "roles": ["producer"]}],
+                         tasks=["classification"])
+    tacocore.create(taco, path)
+
+
+def test_dataset_changed_while_open(served, tmp_path):
+    target = served.root / "ref/changes-while-open.tacozip"
+    _bytes_zip(tmp_path / "v1.tacozip", 1)
+    _bytes_zip(tmp_path / "v2.tacozip", 2)
+    target.write_bytes((tmp_path / "v1.tacozip").read_bytes())
+    df = tacocore.load(served.url("ref/changes-while-open.tacozip")).data
+    assert df.read_bytes(0) == tacocore.load(str(tmp_path / "v1.tacozip")).data.read_bytes(0)
+    time.sleep(1.1)  # a new Last-Modified, hence a new ETag
+    target.write_bytes((tmp_path / "v2.tacozip").read_bytes())
+    with pytest.raises(tacocore.TacoIOError, match="changed"):
+        df.read_bytes(19)
