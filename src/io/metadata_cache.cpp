@@ -59,8 +59,16 @@ bool metadata_cache_enabled() {
     return v != "off" && v != "0" && v != "none";
 }
 
-std::optional<HeldRanges> cache_lookup(const std::string& key, const RemoteIdentity& identity) {
-    if (!metadata_cache_enabled() || !identity.validatable()) return std::nullopt;
+namespace {
+
+struct Entry {
+    RemoteIdentity identity;
+    HeldRanges ranges;
+};
+
+// The entry stored for `key`, whatever version of the file it is for.
+std::optional<Entry> read_entry(const std::string& key) {
+    if (!metadata_cache_enabled()) return std::nullopt;
     std::ifstream in(metadata_cache_dir() / key_name(key), std::ios::binary);
     if (!in) return std::nullopt;
     std::string magic(kMagic.size(), '\0');
@@ -71,9 +79,8 @@ std::optional<HeldRanges> cache_lookup(const std::string& key, const RemoteIdent
     try {
         const nlohmann::json j = nlohmann::json::parse(line);
         if (j.at("key").get<std::string>() != key) return std::nullopt;
-        RemoteIdentity stored{j.at("size").get<uint64_t>(), j.at("etag").get<std::string>(),
-                              j.at("last_modified").get<std::string>()};
-        if (!(stored == identity)) return std::nullopt;
+        const RemoteIdentity identity{j.at("size").get<uint64_t>(), j.at("etag").get<std::string>(),
+                                      j.at("last_modified").get<std::string>()};
         HeldRanges out;
         for (const auto& r : j.at("ranges")) {
             const uint64_t offset = r.at(0).get<uint64_t>();
@@ -84,10 +91,19 @@ std::optional<HeldRanges> cache_lookup(const std::string& key, const RemoteIdent
             out.emplace_back(offset, std::move(bytes));
         }
         if (in.peek() != std::char_traits<char>::eof()) return std::nullopt;  // longer: damaged
-        return out;
+        return Entry{identity, std::move(out)};
     } catch (const nlohmann::json::exception&) {
         return std::nullopt;
     }
+}
+
+}  // namespace
+
+std::optional<HeldRanges> cache_lookup(const std::string& key, const RemoteIdentity& identity) {
+    if (!identity.validatable()) return std::nullopt;
+    auto entry = read_entry(key);
+    if (!entry || !(entry->identity == identity)) return std::nullopt;
+    return std::move(entry->ranges);
 }
 
 void cache_store(const std::string& key, const RemoteIdentity& identity, const HeldRanges& ranges) {
@@ -131,6 +147,21 @@ size_t clear_metadata_cache() {
 
 std::shared_ptr<RemoteSource> fetch_whole_cached(const Location& location,
                                                  const std::string& what) {
+    if (is_plain_http(location)) {
+        // One conditional GET: 304 when the cached copy is current, else the whole file.
+        auto entry = read_entry(location.vsi);
+        const bool usable = entry && entry->identity.validatable() && entry->ranges.size() == 1 &&
+                            entry->ranges[0].first == 0 &&
+                            entry->ranges[0].second.size() == entry->identity.size;
+        WholeFile got = http_get_whole(location, usable ? &entry->identity : nullptr);
+        if (got.not_modified) {
+            return RemoteSource::from_bytes(location, entry->identity,
+                                            std::move(entry->ranges[0].second));
+        }
+        auto src = RemoteSource::from_bytes(location, got.identity, std::move(got.bytes));
+        cache_store(location.vsi, src->identity(), src->held());
+        return src;
+    }
     auto src = RemoteSource::open(location);
     if (auto cached = cache_lookup(location.vsi, src->identity())) {
         for (auto& [offset, bytes] : *cached) src->hold(offset, std::move(bytes));

@@ -5,6 +5,7 @@
 
 #include <cpl_conv.h>
 #include <cpl_error.h>
+#include <cpl_http.h>
 #include <cpl_string.h>
 #include <cpl_vsi.h>
 #include <cpl_vsi_error.h>
@@ -189,8 +190,9 @@ std::string status_hint(int status, const std::string& message) {
 }
 
 // The IoError of a failed request: what was attempted, the URL, the status and GDAL's words.
-[[noreturn]] void remote_failure(const Location& location, const std::string& action) {
-    std::string message = CPLGetLastErrorMsg();
+[[noreturn]] void remote_failure(const Location& location, const std::string& action,
+                                 std::string given = {}) {
+    std::string message = given.empty() ? std::string(CPLGetLastErrorMsg()) : given;
     const std::string vsi_message = VSIGetLastErrorMsg();
     if (message.empty()) message = vsi_message;
     const int status = http_status(message.empty() ? vsi_message : message);
@@ -279,6 +281,14 @@ RemoteSource::~RemoteSource() {
     if (handle_) VSIFCloseL(static_cast<VSILFILE*>(handle_));
 }
 
+std::shared_ptr<RemoteSource> RemoteSource::from_bytes(const Location& location,
+                                                       RemoteIdentity identity, std::string bytes) {
+    auto src =
+        std::shared_ptr<RemoteSource>(new RemoteSource(location, std::move(identity), nullptr));
+    src->held_.emplace_back(0, std::move(bytes));
+    return src;
+}
+
 std::shared_ptr<RemoteSource> RemoteSource::open(const Location& location) {
     prepare();
     RemoteIdentity id = head(location);
@@ -298,6 +308,9 @@ bool RemoteSource::from_held(uint64_t offset, void* buf, size_t n) const {
 }
 
 void RemoteSource::fetch(uint64_t offset, void* buf, size_t n, const std::string& what) const {
+    if (!handle_) {  // from_bytes: every byte is held, so this is a range outside the file
+        throw IoError(location_.text + ": " + what + " is not in the fetched copy");
+    }
     // Every read asks for the version the HEAD saw: if the file changed since, the server
     // answers 412 instead of mixing bytes of two versions. Only for plain HTTP(S): the cloud
     // signatures (Azure's in particular) cover the headers GDAL knows about.
@@ -388,6 +401,49 @@ void copy_remote_file(const Location& location, int fd, const std::string& what)
         p += w;
         left -= static_cast<size_t>(w);
     }
+}
+
+bool is_plain_http(const Location& location) {
+    return location.vsi.rfind("/vsicurl/http", 0) == 0;
+}
+
+WholeFile http_get_whole(const Location& location, const RemoteIdentity* known) {
+    prepare();
+    const std::string url = location.vsi.substr(std::strlen("/vsicurl/"));
+    CPLStringList options;
+    if (known && !known->etag.empty()) {
+        options.AddNameValue("HEADERS", ("If-None-Match: " + known->etag).c_str());
+    } else if (known && !known->last_modified.empty()) {
+        options.AddNameValue("HEADERS", ("If-Modified-Since: " + known->last_modified).c_str());
+    }
+    QuietErrors quiet;
+    CPLHTTPResult* r = CPLHTTPFetch(url.c_str(), options.List());
+    if (!r) remote_failure(location, "GET");
+    struct Free {
+        void operator()(CPLHTTPResult* p) const { CPLHTTPDestroyResult(p); }
+    };
+    std::unique_ptr<CPLHTTPResult, Free> result(r);
+    if (r->nStatus != 0 || (r->pszErrBuf && *r->pszErrBuf)) {
+        remote_failure(location, "GET", r->pszErrBuf ? r->pszErrBuf : "");
+    }
+    WholeFile out;
+    out.identity.etag = header_value(r->papszHeaders, "ETag");
+    out.identity.last_modified = header_value(r->papszHeaders, "Last-Modified");
+    // 304 Not Modified: no body; what the cache holds is current.
+    if (known && r->nDataLen == 0 && known->size > 0) {
+        out.identity = *known;
+        out.not_modified = true;
+        return out;
+    }
+    out.bytes.assign(reinterpret_cast<const char*>(r->pabyData),
+                     static_cast<size_t>(std::max(r->nDataLen, 0)));
+    out.identity.size = out.bytes.size();
+    const std::string length = header_value(r->papszHeaders, "Content-Length");
+    if (!length.empty() && std::strtoull(length.c_str(), nullptr, 10) != out.identity.size) {
+        throw IoError(location.text + ": GET returned " + std::to_string(out.identity.size) +
+                      " bytes but announced " + length + " (truncated body)");
+    }
+    return out;
 }
 
 bool remote_file_exists(const Location& location) {

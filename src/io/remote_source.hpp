@@ -46,6 +46,9 @@ class RemoteSource final : public ByteSource {
 
     /// Opens `location` (remote): one HEAD. IoError on 404/403/timeouts, naming the URL.
     static std::shared_ptr<RemoteSource> open(const Location& location);
+    /// A source over bytes already fetched (a whole file): no request ever.
+    static std::shared_ptr<RemoteSource> from_bytes(const Location& location,
+                                                    RemoteIdentity identity, std::string bytes);
 
   private:
     RemoteSource(Location location, RemoteIdentity identity, void* handle);
@@ -63,6 +66,18 @@ class RemoteSource final : public ByteSource {
 std::string read_remote_file(const Location& location, const std::string& what);
 /// Copies a whole remote file into the descriptor `fd` (a level table into its memfd).
 void copy_remote_file(const Location& location, int fd, const std::string& what);
+/// A plain http(s) location (GDAL's /vsicurl/): whole files can be fetched in one GET.
+bool is_plain_http(const Location& location);
+
+/// One GET of a whole file over plain HTTP(S). With `known` (a cached version) the request is
+/// conditional (If-None-Match / If-Modified-Since): `not_modified` and no bytes when it holds.
+struct WholeFile {
+    RemoteIdentity identity;
+    std::string bytes;
+    bool not_modified = false;
+};
+WholeFile http_get_whole(const Location& location, const RemoteIdentity* known);
+
 /// Whether a remote file exists (a HEAD). Errors other than "not found" are thrown.
 bool remote_file_exists(const Location& location);
 

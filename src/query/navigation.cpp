@@ -21,9 +21,17 @@ bool is_remote(std::string_view vsi) {
     return io::is_remote(vsi);
 }
 
-// A remote file or archive named by a gdal_vsi path (one HEAD to open it).
+// A remote archive named by a gdal_vsi path (one HEAD to open it, then range reads).
 std::shared_ptr<io::ByteSource> open_remote(std::string_view vsi) {
     return io::RemoteSource::open(io::parse_location(vsi));
+}
+
+// A whole remote file (a FOLDER sample or __meta__): one GET over plain HTTP(S).
+std::shared_ptr<io::ByteSource> fetch_remote_file(std::string_view vsi) {
+    const io::Location location = io::parse_location(vsi);
+    if (!io::is_plain_http(location)) return io::RemoteSource::open(location);
+    io::WholeFile got = io::http_get_whole(location, nullptr);
+    return io::RemoteSource::from_bytes(location, got.identity, std::move(got.bytes));
 }
 
 std::shared_ptr<io::ByteSource> archive_for(DatasetContext& ctx, std::string_view root) {
@@ -127,7 +135,7 @@ std::shared_ptr<const metadata::ResultTable> read_meta(DatasetContext& ctx,
     const std::string dir = meta.substr(0, meta.size() - kMeta.size());
     if (is_remote(meta)) {
         const std::string where = "__meta__ of FOLDER '" + id + "' (" + meta + ")";
-        auto source = open_remote(meta);
+        auto source = fetch_remote_file(meta);
         io::MemFd bytes("taco-meta");
         source->copy_to_fd(0, source->size(), bytes.fd(), where);
         return fetch_children(ctx, "read_parquet(" + quote_literal(bytes.proc_path()) + ")", where,
@@ -166,8 +174,8 @@ FileRange locate_file(DatasetContext& ctx, std::string_view file_vsi, const Samp
         return r;
     }
     FileRange r;
-    r.source =
-        is_remote(file_vsi) ? open_remote(file_vsi) : io::open_local_source(std::string(file_vsi));
+    r.source = is_remote(file_vsi) ? fetch_remote_file(file_vsi)
+                                   : io::open_local_source(std::string(file_vsi));
     r.size = r.source->size();
     return r;
 }

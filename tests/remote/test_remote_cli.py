@@ -80,7 +80,10 @@ def test_folder_by_known_names(served, taco):
                     f"/{NESTED_FOLDER}/METADATA/level0.parquet",
                     f"/{NESTED_FOLDER}/METADATA/level1.parquet"}, got
     assert all(r.status in (200, 206) for r in got), "no listing, no probing of missing files"
-    assert len(got) <= 6  # tacoreader: 10
+    assert [r.method for r in got] == ["GET"] * 3, got  # one GET per file (tacoreader: 6-10)
+    with served.srv.measure() as warm:
+        ok(taco("info", url, "--json"))
+    assert [(r.method, r.status) for r in warm] == [("GET", 304)] * 3, warm
 
 
 @pytest.mark.parametrize("rel", [NESTED_ZIP, NESTED_FOLDER])
@@ -93,6 +96,16 @@ def test_ls_sql_cat_match_local(served, taco, rel):
     assert remote_bytes.returncode == 0, remote_bytes.stderr
     assert remote_bytes.stdout == taco("cat", local, "europe/item_1", text=False).stdout
     assert len(remote_bytes.stdout) > 0
+
+
+def test_folder_sample_is_one_request(served, taco):
+    url = served.url(NESTED_FOLDER)
+    ok(taco("info", url))
+    with served.srv.measure() as got:
+        out = taco("cat", url, "asia/item_2", text=False)
+    assert out.returncode == 0, out.stderr
+    sample = [r for r in got if "/DATA/" in r.uri and "__meta__" not in r.uri]
+    assert [(r.method, r.status) for r in sample] == [("GET", 200)], got
 
 
 def test_read_bytes_is_one_request(served, taco):
