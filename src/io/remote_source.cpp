@@ -411,6 +411,17 @@ WholeFile http_get_whole(const Location& location, const RemoteIdentity* known) 
     prepare();
     const std::string url = location.vsi.substr(std::strlen("/vsicurl/"));
     CPLStringList options;
+    // GDAL 3.6's range reads find a private CA bundle through SSL_CERT_FILE, its plain GETs do
+    // not: it is passed on explicitly so both read the same servers.
+    for (const char* name : {"GDAL_HTTP_CAINFO", "SSL_CERT_FILE", "CURL_CA_BUNDLE"}) {
+        const char* ca = std::string_view(name) == "GDAL_HTTP_CAINFO"
+                             ? CPLGetConfigOption(name, nullptr)
+                             : std::getenv(name);
+        if (ca && *ca) {
+            options.AddNameValue("CAINFO", ca);
+            break;
+        }
+    }
     if (known && !known->etag.empty()) {
         options.AddNameValue("HEADERS", ("If-None-Match: " + known->etag).c_str());
     } else if (known && !known->last_modified.empty()) {
