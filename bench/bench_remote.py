@@ -51,6 +51,7 @@ if tool == "tacoreader":
         gdal.VSIFSeekL(f, 0, 0); b = gdal.VSIFReadL(1, n, f); gdal.VSIFCloseL(f)
         return b
 else:
+    import pyarrow  # noqa: F401  (tacoreader imports it with itself; tacocore when first needed)
     import tacocore as lib
     def frame(ds): return ds.data
     def read_bytes(df, i): return df.read_bytes(i)

@@ -17,6 +17,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <regex>
+#include <sstream>
+#include <thread>
 
 #include "taco/errors.hpp"
 
@@ -422,6 +424,12 @@ WholeFile http_get_whole(const Location& location, const RemoteIdentity* known) 
             break;
         }
     }
+    // One kept-alive connection per server and thread (GDAL's persistent sessions): a FOLDER's
+    // files then cost one TLS handshake in all, as range reads through /vsicurl/ do.
+    const size_t host_end = url.find('/', url.find("://") + 3);
+    std::ostringstream session;
+    session << "tacocore:" << url.substr(0, host_end) << '#' << std::this_thread::get_id();
+    options.AddNameValue("PERSISTENT", session.str().c_str());
     if (known && !known->etag.empty()) {
         options.AddNameValue("HEADERS", ("If-None-Match: " + known->etag).c_str());
     } else if (known && !known->last_modified.empty()) {
