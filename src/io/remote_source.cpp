@@ -9,11 +9,9 @@
 #include <cpl_string.h>
 #include <cpl_vsi.h>
 #include <cpl_vsi_error.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <regex>
@@ -384,27 +382,6 @@ std::vector<std::pair<uint64_t, std::string>> RemoteSource::held() const {
     return held_;
 }
 
-std::string read_remote_file(const Location& location, const std::string& what) {
-    auto src = RemoteSource::open(location);
-    return src->read_string(0, static_cast<size_t>(src->size()), what);
-}
-
-void copy_remote_file(const Location& location, int fd, const std::string& what) {
-    const std::string bytes = read_remote_file(location, what);
-    const char* p = bytes.data();
-    size_t left = bytes.size();
-    while (left > 0) {
-        const ssize_t w = ::write(fd, p, left);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            throw IoError("cannot copy " + what + " of " + location.text +
-                          " into memory: " + std::strerror(errno));
-        }
-        p += w;
-        left -= static_cast<size_t>(w);
-    }
-}
-
 bool is_plain_http(const Location& location) {
     return location.vsi.rfind("/vsicurl/http", 0) == 0;
 }
@@ -463,18 +440,6 @@ WholeFile http_get_whole(const Location& location, const RemoteIdentity* known) 
                       " bytes but announced " + length + " (truncated body)");
     }
     return out;
-}
-
-bool remote_file_exists(const Location& location) {
-    prepare();
-    QuietErrors quiet;
-    VSIStatBufL st;
-    if (VSIStatExL(location.vsi.c_str(), &st, VSI_STAT_EXISTS_FLAG | VSI_STAT_SET_ERROR_FLAG) == 0)
-        return true;
-    const std::string message = CPLGetLastErrorMsg();
-    const int status = http_status(message.empty() ? VSIGetLastErrorMsg() : message);
-    if (status == 0 || status == 404) return false;
-    remote_failure(location, "looking up");
 }
 
 void set_remote_options(const std::string& vsi_prefix,

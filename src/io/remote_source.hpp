@@ -62,10 +62,6 @@ class RemoteSource final : public ByteSource {
     mutable std::vector<std::pair<uint64_t, std::string>> held_;
 };
 
-/// The whole content of a small remote file (COLLECTION.json of a FOLDER dataset).
-std::string read_remote_file(const Location& location, const std::string& what);
-/// Copies a whole remote file into the descriptor `fd` (a level table into its memfd).
-void copy_remote_file(const Location& location, int fd, const std::string& what);
 /// A plain http(s) location (GDAL's /vsicurl/): whole files can be fetched in one GET.
 bool is_plain_http(const Location& location);
 
@@ -77,9 +73,6 @@ struct WholeFile {
     bool not_modified = false;
 };
 WholeFile http_get_whole(const Location& location, const RemoteIdentity* known);
-
-/// Whether a remote file exists (a HEAD). Errors other than "not found" are thrown.
-bool remote_file_exists(const Location& location);
 
 /// Settings for every remote read below `vsi_prefix` (Python's storage_options): GDAL option
 /// names, or the AWS/Google/Azure names users know (`aws_access_key_id`, `endpoint_url`,

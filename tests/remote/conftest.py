@@ -19,11 +19,8 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from remote_paths import FIXTURES, TACO  # noqa: E402
 from servers import Moto, Nginx  # noqa: E402
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
-TACO = Path(os.environ.get("TACO_BUILD_DIR", REPO_ROOT / "build")) / "bin" / "taco"
-FIXTURES = REPO_ROOT.parent / "shared" / "fixtures" / "reference"
 
 
 class Served:

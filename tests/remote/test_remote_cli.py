@@ -15,7 +15,7 @@ import threading
 import time
 
 import pytest
-from conftest import FIXTURES, TACO
+from remote_paths import FIXTURES, TACO
 
 NESTED_ZIP = "ref/tacoreader/zip/nested/nested.tacozip"
 FLAT_ZIP = "ref/tacoreader/zip/flat/flat.tacozip"
