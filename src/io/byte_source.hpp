@@ -31,6 +31,9 @@ class ByteSource {
     /// Announces that [offset, offset + n) will be read soon. Remote sources fetch it in one
     /// request and serve the reads from memory; local ones do nothing.
     virtual void prefetch(uint64_t /*offset*/, uint64_t /*n*/, const std::string& /*what*/) const {}
+    /// Frees what `prefetch` kept (once the level tables are copied out): later reads of those
+    /// bytes fetch them again.
+    virtual void drop_prefetched() const {}
 
   protected:
     /// Throws the FormatError described above when [offset, offset + n) is not inside the source.

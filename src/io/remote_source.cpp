@@ -372,6 +372,11 @@ void RemoteSource::prefetch(uint64_t offset, uint64_t n, const std::string& what
     held_.emplace_back(offset, std::move(bytes));
 }
 
+void RemoteSource::drop_prefetched() const {
+    std::lock_guard lock(mutex_);
+    if (handle_) held_.clear();  // from_bytes sources have nothing else to read from
+}
+
 void RemoteSource::hold(uint64_t offset, std::string bytes) const {
     std::lock_guard lock(mutex_);
     held_.emplace_back(offset, std::move(bytes));

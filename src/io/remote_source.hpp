@@ -36,6 +36,7 @@ class RemoteSource final : public ByteSource {
     uint64_t size() const override { return identity_.size; }
     void read_at(uint64_t offset, void* buf, size_t n, const std::string& what) const override;
     void prefetch(uint64_t offset, uint64_t n, const std::string& what) const override;
+    void drop_prefetched() const override;
 
     /// Keeps `bytes` as the content at `offset` (from the metadata cache): no request for it.
     void hold(uint64_t offset, std::string bytes) const;

@@ -157,6 +157,8 @@ StagedLevels stage_levels(const format::OpenedDataset& opened) {
             out.files.push_back(level.file.string());
         }
     }
+    // A remote archive kept the metadata it fetched in one request; the copies above hold it now.
+    if (opened.archive) opened.archive->drop_prefetched();
     return out;
 }
 
