@@ -339,6 +339,11 @@ def write_report(path: str, profile: str, results: dict, cases: list[common.Case
             if meta.get("note"):
                 line += f"; {meta['note']}"
         lines.append(line)
+    # The remote section is written by bench/bench_remote.py; a regeneration keeps it.
+    begin, end = "<!-- remote-benchmark:begin -->", "<!-- remote-benchmark:end -->"
+    old = open(path).read() if os.path.exists(path) else ""
+    if begin in old and end in old:
+        lines += ["", old[old.index(begin):old.index(end) + len(end)]]
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as fh:
         fh.write("\n".join(lines).rstrip() + "\n")

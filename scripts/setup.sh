@@ -12,7 +12,7 @@ need_sudo=""
 if [ "$(id -u)" != 0 ]; then need_sudo="sudo"; fi
 
 debs=(cmake ninja-build ccache g++ pkg-config libgdal-dev gdal-bin nlohmann-json3-dev libcli11-dev
-      libdeflate-dev libgtest-dev libgmock-dev libbenchmark-dev clang-format nginx python3-venv
+      libdeflate-dev libgtest-dev libgmock-dev libbenchmark-dev clang-format nginx openssl python3-venv
       time clang libclang-rt-14-dev)
 missing=()
 for p in "${debs[@]}"; do

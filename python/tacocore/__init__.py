@@ -14,7 +14,7 @@ from ._core import (
     TacoQueryError,
     TacoSchemaError,
 )
-from ._reader import TacoDataFrame, TacoDataset, concat, load, validate
+from ._reader import TacoDataFrame, TacoDataset, clear_cache, concat, load, validate
 from ._toolbox import Sample, Taco, Tortilla, create
 from . import datamodel  # tacotoolbox's layout: tacocore.datamodel.Sample is tacocore.Sample
 
@@ -28,6 +28,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "load",
+    "clear_cache",
     "concat",
     "validate",
     "TacoDataset",

@@ -10,15 +10,24 @@ from typing import Any, Iterable, List, Optional, Sequence, Union
 
 from . import _core
 
-__all__ = ["load", "concat", "validate", "TacoDataset", "TacoDataFrame", "PITSchema"]
+__all__ = ["load", "clear_cache", "concat", "validate", "TacoDataset", "TacoDataFrame", "PITSchema"]
 
 
-def load(path: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]], sandbox: bool = False,
-         timeout: Optional[float] = None, memory_limit: Optional[str] = None) -> "TacoDataset":
-    """Opens a TACO dataset: a ``.tacozip``/``.zip`` file or a FOLDER with COLLECTION.json.
+def load(
+    path: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
+    storage_options: Optional[dict] = None,
+    sandbox: bool = False,
+    timeout: Optional[float] = None,
+    memory_limit: Optional[str] = None,
+) -> "TacoDataset":
+    """Opens a TACO dataset: a ``.tacozip``/``.zip`` file or a FOLDER with COLLECTION.json,
+    local or remote (``https://``, ``http://``, ``s3://``, ``gs://``, ``az://``, GDAL ``/vsi…/``).
 
     A list with one path loads that path; two or more are loaded and combined with
     :func:`concat` (default column mode); an empty list raises TacoQueryError.
+    ``storage_options`` (remote only) are settings for this location and the files below it:
+    AWS/Google/Azure names (``aws_access_key_id``, ``endpoint_url``, ``region``,
+    ``skip_signature``, ``account_name``, ...) or GDAL options (``GDAL_HTTP_TIMEOUT``, ...).
     ``sandbox=True`` limits ``sql()`` to the dataset's own files, locks DuckDB's settings and caps
     its memory (1GB unless ``memory_limit``); ``timeout`` interrupts a query after that many
     seconds (TacoQueryError). See the user guide's "Security" section.
@@ -29,9 +38,29 @@ def load(path: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]], sandb
         if len(path) > 1:
             if sandbox:
                 raise _core.TacoQueryError("sandbox=True loads one dataset at a time, not a list")
-            return concat([load(p, timeout=timeout, memory_limit=memory_limit) for p in path])
+            return concat([load(p, storage_options, timeout=timeout, memory_limit=memory_limit)
+                           for p in path])
         path = path[0]
-    return TacoDataset(_core.load(os.fspath(path), sandbox, timeout or 0.0, memory_limit or ""))
+    path = os.fspath(path)
+    if storage_options:
+        _set_storage_options(path, storage_options)
+    return TacoDataset(_core.load(path, sandbox, timeout or 0.0, memory_limit or ""))
+
+
+def _set_storage_options(path: str, options: dict) -> None:
+    if not _core.is_remote(path):
+        raise _core.TacoIOError(f"{path}: storage_options apply to remote locations only")
+    values = {}
+    for key, value in options.items():
+        if isinstance(value, bool):
+            value = "YES" if value else "NO"
+        values[str(key)] = str(value)
+    _core.set_remote_options(path, values)
+
+
+def clear_cache() -> int:
+    """Removes every cached entry of remote metadata (TACOCORE_CACHE_DIR); returns the count."""
+    return _core.clear_cache()
 
 
 def concat(datasets: Sequence["TacoDataset"], column_mode: str = "intersection") -> "TacoDataset":

@@ -8,6 +8,7 @@
 #include "format/dataset_open.hpp"
 #include "format/taco_header.hpp"
 #include "io/file.hpp"
+#include "io/location.hpp"
 #include "taco/errors.hpp"
 
 namespace fs = std::filesystem;
@@ -107,6 +108,7 @@ ContainerFormat detect_container(const fs::path& path) {
 }
 
 OpenedDataset open_dataset(const fs::path& path) {
+    if (io::is_remote(path.string())) return open_remote_dataset(path);
     return detect_container(path) == ContainerFormat::Zip ? open_zip_dataset(path)
                                                           : open_folder_dataset(path);
 }

@@ -21,6 +21,7 @@ struct LevelSource {
     std::filesystem::path file;  // FOLDER: the Parquet file
     uint64_t offset = 0;         // ZIP: its data range inside the archive
     uint64_t size = 0;
+    std::shared_ptr<io::ByteSource> source;  // remote FOLDER: the fetched file (offset 0)
 };
 
 struct OpenedDataset {
@@ -46,6 +47,11 @@ ContainerFormat detect_container(const std::filesystem::path& path);
 OpenedDataset open_dataset(const std::filesystem::path& path);
 OpenedDataset open_zip_dataset(const std::filesystem::path& path);
 OpenedDataset open_folder_dataset(const std::filesystem::path& path);
+/// A ZIP read through `archive`, its gdal_vsi paths based on `vsi_root` (remote_dataset_open.cpp).
+OpenedDataset open_zip_source(const std::filesystem::path& path,
+                              std::shared_ptr<io::ByteSource> archive, std::string vsi_root);
+/// A remote location (io::is_remote): ZIP by its TACO_HEADER, FOLDER by its known file names.
+OpenedDataset open_remote_dataset(const std::filesystem::path& path);
 
 /// `path` made absolute with symlinks resolved, as Python's Path.resolve() does.
 std::string resolved_path(const std::filesystem::path& path);

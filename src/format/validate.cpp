@@ -4,6 +4,7 @@
 #include "format/collection_parse.hpp"
 #include "format/dataset_open.hpp"
 #include "format/validate_checks.hpp"
+#include "io/location.hpp"
 #include "query/dataset_context.hpp"
 #include "taco/errors.hpp"
 
@@ -55,6 +56,13 @@ ValidationReport validate(const std::filesystem::path& path, const ValidateOptio
     ValidationReport report;
     report.path = path;
     format::FindingSink sink(report, options.max_per_check == 0 ? 1 : options.max_per_check);
+    if (io::is_remote(path.string())) {
+        metadata::DuckSession db;
+        query::configure_reader_session(db);
+        report.format = format::validate_remote(path, sink, db);
+        sink.finish();
+        return report;
+    }
     try {
         report.format = format::detect_container(path);
     } catch (const FormatError& e) {

@@ -21,5 +21,8 @@ void validate_zip(const std::filesystem::path& path, FindingSink& sink, metadata
                   const ValidateOptions& options);
 void validate_folder(const std::filesystem::path& path, FindingSink& sink,
                      metadata::DuckSession& db, const ValidateOptions& options);
+/// A remote dataset (validate_remote.cpp): its metadata as readers fetch it. Returns its format.
+ContainerFormat validate_remote(const std::filesystem::path& path, FindingSink& sink,
+                                metadata::DuckSession& db);
 
 }  // namespace taco::format

@@ -53,15 +53,21 @@ void check_taco_header_crc(const uint8_t* head, const std::string& name) {
 }  // namespace
 
 OpenedDataset open_zip_dataset(const std::filesystem::path& path) {
+    return open_zip_source(path, io::open_local_source(path), resolved_path(path));
+}
+
+OpenedDataset open_zip_source(const std::filesystem::path& path,
+                              std::shared_ptr<io::ByteSource> archive, std::string vsi_root) {
     OpenedDataset out;
     out.path = path;
     out.format = ContainerFormat::Zip;
-    out.archive = io::open_local_source(path);
+    out.archive = std::move(archive);
     const io::ByteSource& src = *out.archive;
-    out.vsi_root = resolved_path(path);
+    out.vsi_root = std::move(vsi_root);
 
     uint8_t head[kTacoHeaderSize];
     const size_t n = static_cast<size_t>(std::min<uint64_t>(src.size(), kTacoHeaderSize));
+    src.prefetch(0, n, "TACO_HEADER");
     src.read_at(0, head, n, "TACO_HEADER");
     const TacoHeader header = parse_taco_header(head, n, src.name());
     if (header.slots.size() < 2) {
@@ -81,7 +87,19 @@ OpenedDataset open_zip_dataset(const std::filesystem::path& path) {
                               std::to_string(src.size()) +
                               " bytes (truncated file or wrong offset)");
         }
-        if (i < nlevels) out.levels.push_back({what, {}, offset, size});
+        if (i < nlevels) out.levels.push_back({what, {}, offset, size, nullptr});
+    }
+
+    // The level tables and COLLECTION.json sit together at the end of the archive: a remote
+    // source fetches them in one request (a gap larger than the data itself is not merged).
+    uint64_t lo = UINT64_MAX, hi = 0, total = 0;
+    for (const auto& [offset, size] : header.slots) {
+        lo = std::min(lo, offset);
+        hi = std::max(hi, offset + size);
+        total += size;
+    }
+    if (hi > lo && hi - lo <= 2 * total + (uint64_t{1} << 20)) {
+        src.prefetch(lo, hi - lo, "metadata and COLLECTION.json");
     }
 
     const auto [coffset, csize] = header.slots.back();

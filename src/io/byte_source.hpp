@@ -28,6 +28,12 @@ class ByteSource {
     /// Copies `n` bytes at `offset` to the descriptor `out` at its current position, in pieces,
     /// so large ranges need no buffer of their own size.
     virtual void copy_to_fd(uint64_t offset, uint64_t n, int out, const std::string& what) const;
+    /// Announces that [offset, offset + n) will be read soon. Remote sources fetch it in one
+    /// request and serve the reads from memory; local ones do nothing.
+    virtual void prefetch(uint64_t /*offset*/, uint64_t /*n*/, const std::string& /*what*/) const {}
+    /// Frees what `prefetch` kept (once the level tables are copied out): later reads of those
+    /// bytes fetch them again.
+    virtual void drop_prefetched() const {}
 
   protected:
     /// Throws the FormatError described above when [offset, offset + n) is not inside the source.

@@ -149,15 +149,18 @@ StagedLevels stage_levels(const format::OpenedDataset& opened) {
     io::TraceScope trace("load(): level files");
     StagedLevels out;
     for (const format::LevelSource& level : opened.levels) {
-        if (opened.format == ContainerFormat::Zip) {
+        if (opened.format == ContainerFormat::Zip || level.source) {
             auto mem = std::make_unique<io::MemFd>("taco-level");
-            opened.archive->copy_to_fd(level.offset, level.size, mem->fd(), level.name);
+            const auto& from = level.source ? level.source : opened.archive;
+            from->copy_to_fd(level.offset, level.size, mem->fd(), level.name);
             out.files.push_back(mem->proc_path());
             out.bytes.push_back(std::move(mem));
         } else {
             out.files.push_back(level.file.string());
         }
     }
+    // A remote archive kept the metadata it fetched in one request; the copies above hold it now.
+    if (opened.archive) opened.archive->drop_prefetched();
     return out;
 }
 

@@ -4,6 +4,8 @@
 #include <system_error>
 
 #include "io/contained_path.hpp"
+#include "io/location.hpp"
+#include "io/remote_source.hpp"
 #include "query/error_text.hpp"
 #include "query/vsi_path.hpp"
 #include "taco/errors.hpp"
@@ -18,19 +20,26 @@ using metadata::quote_literal;
 constexpr std::string_view kMeta = "/__meta__";
 
 bool is_remote(std::string_view vsi) {
-    return vsi.substr(0, 4) == "/vsi" || vsi.find("://") != std::string_view::npos;
+    return io::is_remote(vsi);
 }
 
-[[noreturn]] void remote_unsupported(std::string_view vsi) {
-    throw IoError("'" + std::string(vsi) +
-                  "' is a remote or VSI path; this version of tacocore "
-                  "reads local datasets only");
+// A remote archive named by a gdal_vsi path (one HEAD to open it, then range reads).
+std::shared_ptr<io::ByteSource> open_remote(std::string_view vsi) {
+    return io::RemoteSource::open(io::parse_location(vsi));
+}
+
+// A whole remote file (a FOLDER sample or __meta__): one GET over plain HTTP(S).
+std::shared_ptr<io::ByteSource> fetch_remote_file(std::string_view vsi) {
+    const io::Location location = io::parse_location(vsi);
+    if (!io::is_plain_http(location)) return io::RemoteSource::open(location);
+    io::WholeFile got = io::http_get_whole(location, nullptr);
+    return io::RemoteSource::from_bytes(location, got.identity, std::move(got.bytes));
 }
 
 std::shared_ptr<io::ByteSource> archive_for(DatasetContext& ctx, std::string_view root) {
     const auto known = ctx.archives.find(root);
     if (known != ctx.archives.end()) return known->second;
-    if (is_remote(root)) remote_unsupported(root);
+    if (is_remote(root)) return open_remote(root);
     return io::open_local_source(std::string(root));
 }
 
@@ -134,7 +143,6 @@ std::shared_ptr<const metadata::ResultTable> read_meta(DatasetContext& ctx,
         return fetch_children(ctx, "read_parquet(" + quote_literal(bytes.proc_path()) + ")", where,
                               &archive, "");
     }
-    if (is_remote(folder_vsi)) remote_unsupported(folder_vsi);
     // FOLDER datasets: the view points at `<dir>/__meta__`, children read from a __meta__ point at
     // the directory itself (the next read appends /__meta__), as tacoreader does.
     std::string meta(folder_vsi);
@@ -144,6 +152,14 @@ std::shared_ptr<const metadata::ResultTable> read_meta(DatasetContext& ctx,
     }
     const std::string dir = meta.substr(0, meta.size() - kMeta.size());
     check_inside_dataset(ctx, meta, true, [&] { return "'" + id + "'"; });
+    if (is_remote(meta)) {
+        const std::string where = "__meta__ of FOLDER '" + id + "' (" + meta + ")";
+        auto source = fetch_remote_file(meta);
+        io::MemFd bytes("taco-meta");
+        source->copy_to_fd(0, source->size(), bytes.fd(), where);
+        return fetch_children(ctx, "read_parquet(" + quote_literal(bytes.proc_path()) + ")", where,
+                              nullptr, dir);
+    }
     std::error_code ec;
     if (!fs::is_regular_file(meta, ec)) {
         throw FormatError(ctx.name() + ": FOLDER sample '" + id +
@@ -167,7 +183,7 @@ std::shared_ptr<const metadata::ResultTable> read_folder_children(DatasetContext
 
 void check_inside_dataset(const DatasetContext& ctx, std::string_view vsi, bool meta,
                           const SampleName& name) {
-    if (vsi.substr(0, kVsiSubfile.size()) == kVsiSubfile || is_remote(vsi)) return;
+    if (vsi.substr(0, kVsiSubfile.size()) == kVsiSubfile) return;
     const std::string* root = folder_root_of(ctx, vsi);
     std::string why;
     if (!root) {
@@ -181,7 +197,8 @@ void check_inside_dataset(const DatasetContext& ctx, std::string_view vsi, bool 
             if (rel.substr(slash == std::string_view::npos ? 0 : slash + 1) == "__meta__")
                 why = "a FILE cannot be a __meta__ table";
         }
-        if (why.empty() && !io::resolves_inside(fs::path(vsi), *root))
+        // A server resolves no symbolic links for us to see: remote paths get the lexical rules.
+        if (why.empty() && !is_remote(vsi) && !io::resolves_inside(fs::path(vsi), *root))
             why = "it is a symbolic link (or lies under one) that leads outside the dataset";
     }
     if (!why.empty()) {
@@ -201,10 +218,10 @@ FileRange locate_file(DatasetContext& ctx, std::string_view file_vsi, const Samp
         }
         return r;
     }
-    if (is_remote(file_vsi)) remote_unsupported(file_vsi);
     check_inside_dataset(ctx, file_vsi, false, name);
     FileRange r;
-    r.source = io::open_local_source(std::string(file_vsi));
+    r.source = is_remote(file_vsi) ? fetch_remote_file(file_vsi)
+                                   : io::open_local_source(std::string(file_vsi));
     r.size = r.source->size();
     return r;
 }

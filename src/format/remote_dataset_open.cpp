@@ -1,0 +1,106 @@
+// Opening a remote dataset (http(s), s3, gs, az, /vsi...): a ZIP in three requests at most (HEAD,
+// TACO_HEADER, then the level tables and COLLECTION.json in one merged range), a FOLDER by its
+// known file names (COLLECTION.json, METADATA/levelN.parquet: no listing). Both go through the
+// metadata cache, so a second open of an unchanged ZIP costs its HEAD only.
+#include <algorithm>
+#include <cctype>
+
+#include "format/dataset_open.hpp"
+#include "io/location.hpp"
+#include "io/metadata_cache.hpp"
+#include "io/remote_source.hpp"
+#include "taco/errors.hpp"
+
+namespace taco::format {
+namespace {
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+    return s;
+}
+
+bool ends_with(const std::string& s, std::string_view suffix) {
+    return s.size() >= suffix.size() &&
+           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+OpenedDataset open_remote_zip(const io::Location& location) {
+    auto src = io::RemoteSource::open(location);
+    bool hit = false;
+    if (auto cached = io::cache_lookup(location.vsi, src->identity())) {
+        for (auto& [offset, bytes] : *cached) src->hold(offset, std::move(bytes));
+        hit = true;
+    }
+    OpenedDataset out = open_zip_source(location.text, src, location.vsi);
+    if (!hit) io::cache_store(location.vsi, src->identity(), src->held());
+    return out;
+}
+
+OpenedDataset open_remote_folder(const io::Location& location) {
+    OpenedDataset out;
+    out.path = location.text;
+    out.format = ContainerFormat::Folder;
+    out.vsi_root = location.vsi;
+    const auto collection =
+        io::fetch_whole_cached(location.child("COLLECTION.json"), "COLLECTION.json");
+    out.collection = read_collection_document(
+        collection->read_string(0, static_cast<size_t>(collection->size()), "COLLECTION.json"),
+        location.text + ": COLLECTION.json");
+    // No listing: COLLECTION.json says how deep the tree is (one level table per depth).
+    const size_t levels =
+        std::max<size_t>(out.collection.pit.max_depth() + 1, out.collection.fields.size());
+    for (size_t i = 0; i < levels; ++i) {
+        const std::string name = "METADATA/level" + std::to_string(i) + ".parquet";
+        auto file = io::fetch_whole_cached(location.child(name), name);
+        const uint64_t size = file->size();
+        char head[4] = {}, tail[4] = {};
+        if (size >= 12) {
+            file->read_at(0, head, 4, name);
+            file->read_at(size - 4, tail, 4, name);
+        }
+        if (size < 12 || std::string_view(head, 4) != "PAR1" ||
+            std::string_view(tail, 4) != "PAR1") {
+            throw FormatError(location.text + ": " + name + " (" + std::to_string(size) +
+                              " bytes) is not a Parquet file (no PAR1 magic)");
+        }
+        out.levels.push_back({name, {}, 0, size, std::move(file)});
+    }
+    return out;
+}
+
+}  // namespace
+
+OpenedDataset open_remote_dataset(const std::filesystem::path& path) {
+    const io::Location location = io::parse_location(path.string());
+    const std::string name = lower(location.text);
+    if (ends_with(name, ".taco") || ends_with(name, ".tortilla")) {
+        throw FormatError(location.text +
+                          ": legacy TACO v1 dataset (.taco / .tortilla); migrate it to a TACO 2 "
+                          ".tacozip first");
+    }
+    if (ends_with(name, ".tacocat") || ends_with(name, "__tacocat__")) {
+        throw FormatError(location.text +
+                          ": a TACOCAT index; loading TACOCAT is not supported by this version "
+                          "of tacocore (load the individual .tacozip files instead)");
+    }
+    if (ends_with(name, ".tacozip") || ends_with(name, ".zip")) return open_remote_zip(location);
+    // Neither suffix: a FOLDER when it has COLLECTION.json, else a ZIP under another name.
+    try {
+        return open_remote_folder(location);
+    } catch (const IoError& folder_error) {
+        const std::string what = folder_error.what();
+        if (what.find("COLLECTION.json") == std::string::npos ||
+            what.find("HTTP 404") == std::string::npos) {
+            throw;
+        }
+        try {
+            return open_remote_zip(location);
+        } catch (const Error& zip_error) {
+            throw FormatError(location.text +
+                              ": not a TACO dataset; expected a FOLDER with COLLECTION.json (" +
+                              what + ") or a TACO ZIP (" + zip_error.what() + ")");
+        }
+    }
+}
+
+}  // namespace taco::format

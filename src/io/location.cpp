@@ -1,0 +1,96 @@
+#include "io/location.hpp"
+
+#include <array>
+#include <cctype>
+
+#include "taco/errors.hpp"
+
+namespace taco::io {
+namespace {
+
+constexpr std::array<std::string_view, 9> kVsiNetworkPrefixes = {
+    "/vsicurl/",        "/vsis3/",  "/vsigs/",    "/vsiaz/",
+    "/vsiadls/",        "/vsioss/", "/vsiswift/", "/vsicurl_streaming/",
+    "/vsis3_streaming/"};
+
+bool starts_with(std::string_view s, std::string_view prefix) {
+    return s.substr(0, prefix.size()) == prefix;
+}
+
+std::string_view scheme_of(std::string_view s) {
+    const size_t colon = s.find("://");
+    if (colon == std::string_view::npos || colon == 0) return {};
+    for (char c : s.substr(0, colon)) {
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '+' && c != '-' && c != '.')
+            return {};
+    }
+    return s.substr(0, colon);
+}
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+}  // namespace
+
+Location Location::child(std::string_view name) const {
+    Location out;
+    out.text = text + "/" + std::string(name);
+    if (remote()) out.vsi = vsi + "/" + std::string(name);
+    return out;
+}
+
+bool is_remote(std::string_view text) {
+    for (std::string_view p : kVsiNetworkPrefixes)
+        if (starts_with(text, p)) return true;
+    return !scheme_of(text).empty() && lower(scheme_of(text)) != "file";
+}
+
+Location parse_location(std::string_view given) {
+    std::string text(given);
+    while (text.size() > 1 && text.back() == '/') text.pop_back();
+    Location out;
+    out.text = text;
+    for (std::string_view p : kVsiNetworkPrefixes) {
+        if (starts_with(text, p)) {
+            out.vsi = text;
+            return out;
+        }
+    }
+    const std::string scheme = lower(scheme_of(text));
+    if (scheme.empty()) return out;
+    std::string rest = text.substr(scheme.size() + 3);
+    if (scheme == "file") {
+        out.text = rest;
+        return out;
+    }
+    if (rest.empty() || rest.front() == '/') {
+        throw IoError("'" + text + "': expected " + scheme + "://" +
+                      (scheme.rfind("http", 0) == 0 ? "host/path" : "bucket/key"));
+    }
+    if (scheme == "http" || scheme == "https") {
+        out.vsi = "/vsicurl/" + text;
+    } else if (scheme == "s3") {
+        out.vsi = "/vsis3/" + rest;
+    } else if (scheme == "gs" || scheme == "gcs") {
+        out.vsi = "/vsigs/" + rest;
+    } else if (scheme == "az" || scheme == "azure" || scheme == "abfs" || scheme == "abfss") {
+        // abfs://container@account.dfs.core.windows.net/path names the account in the host;
+        // GDAL takes the account from AZURE_STORAGE_ACCOUNT / the connection string.
+        const size_t at = rest.find('@');
+        const size_t slash = rest.find('/');
+        if (at != std::string::npos && (slash == std::string::npos || at < slash)) {
+            rest = rest.substr(0, at) + (slash == std::string::npos ? "" : rest.substr(slash));
+        }
+        out.vsi = "/vsiaz/" + rest;
+    } else {
+        throw IoError("'" + text + "': unsupported URL scheme '" + scheme +
+                      "://'; tacocore reads local paths, http(s)://, s3://, gs://, az://, "
+                      "abfs:// and GDAL /vsi…/ paths");
+    }
+    return out;
+}
+
+}  // namespace taco::io

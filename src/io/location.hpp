@@ -1,0 +1,30 @@
+// Where a dataset lives: a local path or a remote location (https, s3, gs, az/abfs, or a GDAL
+// /vsi... path). Remote locations are kept as strings and turned into GDAL VSI paths here, so no
+// URL ever goes through std::filesystem normalisation (which would collapse the `//`).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace taco::io {
+
+struct Location {
+    std::string text;  // as the user gave it (trailing '/' removed)
+    std::string vsi;   // the GDAL path that reads it ("/vsicurl/https://…"); empty when local
+
+    bool remote() const { return !vsi.empty(); }
+    /// The location of `name` inside this one (a FOLDER's file), in both spellings.
+    Location child(std::string_view name) const;
+};
+
+/// True for the URL schemes and GDAL network prefixes tacocore reads remotely.
+bool is_remote(std::string_view text);
+
+/// `text` as a Location: `http(s)://` -> /vsicurl/, `s3://b/k` -> /vsis3/b/k, `gs://` / `gcs://`
+/// -> /vsigs/, `az://c/b` / `azure://c/b` / `abfs(s)://c[@account.host]/b` -> /vsiaz/c/b; GDAL's
+/// own network prefixes (/vsicurl/, /vsis3/, /vsigs/, /vsiaz/, /vsiadls/, /vsioss/, /vsiswift/)
+/// pass through unchanged. Anything else is local (vsi empty). Throws IoError for an
+/// unsupported scheme (e.g. ftp://) or a URL without a bucket/host.
+Location parse_location(std::string_view text);
+
+}  // namespace taco::io
