@@ -133,11 +133,15 @@ class Dataset {
 
 /// Opens a dataset, detecting its container as the reference does (REFERENCE-API §A3):
 /// `*.tacozip` / `*.zip` -> ZIP (read through its TACO_HEADER, nothing extracted); a directory
-/// with COLLECTION.json -> FOLDER. Legacy v1 files (`.taco`, `.tortilla`) and TACOCAT layouts
-/// (`.tacocat/`, `__TACOCAT__`) are recognised and refused with a FormatError saying what to do.
-/// Errors: IoError (missing or unreadable path), FormatError (not a valid dataset; the message
-/// names the file and what is missing or malformed), SchemaError (invalid taco:pit_schema).
-Dataset load(const std::filesystem::path& path);
+/// with COLLECTION.json -> FOLDER; a collection index (a `.tacocat` folder, a `__TACOCAT__`
+/// file, or a directory holding either) -> the union of its parts, in part order, read through
+/// the index (one Parquet file per level; parts are opened, not read). `base_path` (collections
+/// only, spec §8.1) is the directory of the parts when they are not beside the index. Legacy v1
+/// files (`.taco`, `.tortilla`) are refused with a FormatError saying what to do.
+/// Errors: IoError (missing or unreadable path, a missing part), FormatError (not a valid
+/// dataset, an index range past a part's end; the message names the file and what is missing
+/// or malformed), SchemaError (invalid taco:pit_schema).
+Dataset load(const std::filesystem::path& path, const std::string& base_path = "");
 
 /// One dataset made of several (spec §8.4, REFERENCE-API §A13): level i of the result is the
 /// union of level i of every input, in input order, with nothing copied (the inputs' views stay

@@ -200,8 +200,11 @@ void bind_reader(nb::module_& m) {
              "Runs the view keeping every column.");
 
     m.def(
-        "load", [](const std::string& path) { return load(path); }, "path"_a,
-        nb::call_guard<nb::gil_scoped_release>(), "Opens a TACO dataset (ZIP or FOLDER).");
+        "load",
+        [](const std::string& path, const std::string& base_path) { return load(path, base_path); },
+        "path"_a, "base_path"_a = "", nb::call_guard<nb::gil_scoped_release>(),
+        "Opens a TACO dataset (ZIP, FOLDER or a collection index; base_path: where its parts "
+        "are).");
 
     m.def(
         "concat",

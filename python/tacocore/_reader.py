@@ -13,19 +13,25 @@ from . import _core
 __all__ = ["load", "concat", "validate", "TacoDataset", "TacoDataFrame", "PITSchema"]
 
 
-def load(path: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]) -> "TacoDataset":
-    """Opens a TACO dataset: a ``.tacozip``/``.zip`` file or a FOLDER with COLLECTION.json.
+def load(
+    path: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
+    base_path: Optional[Union[str, os.PathLike]] = None,
+) -> "TacoDataset":
+    """Opens a TACO dataset: a ``.tacozip``/``.zip`` file, a FOLDER with COLLECTION.json, or a
+    collection index (a ``.tacocat`` folder, a ``__TACOCAT__`` file, or a directory holding one).
 
-    A list with one path loads that path; two or more are loaded and combined with
-    :func:`concat` (default column mode); an empty list raises TacoQueryError.
+    ``base_path`` (collections only, spec §8.1): the directory of the parts when they are not
+    beside the index. A list with one path loads that path; two or more are loaded and combined
+    with :func:`concat` (default column mode); an empty list raises TacoQueryError.
     """
     if isinstance(path, (list, tuple)):
         if not path:
             raise _core.TacoQueryError("Cannot load empty list of paths")
         if len(path) > 1:
-            return concat([load(p) for p in path])
+            return concat([load(p, base_path) for p in path])
         path = path[0]
-    return TacoDataset(_core.load(os.fspath(path)))
+    base = "" if base_path is None else os.fspath(base_path)
+    return TacoDataset(_core.load(os.fspath(path), base))
 
 
 def concat(datasets: Sequence["TacoDataset"], column_mode: str = "intersection") -> "TacoDataset":
