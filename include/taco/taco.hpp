@@ -6,6 +6,7 @@
 #include "taco/dataset.hpp"
 #include "taco/errors.hpp"
 #include "taco/sample.hpp"
+#include "taco/tacocat.hpp"
 #include "taco/tortilla.hpp"
 #include "taco/validate.hpp"
 #include "taco/value.hpp"

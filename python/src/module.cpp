@@ -8,4 +8,5 @@ NB_MODULE(_core, m) {
     taco::py::bind_model(m);
     taco::py::bind_reader(m);
     taco::py::bind_raster(m);
+    taco::py::bind_collection(m);
 }

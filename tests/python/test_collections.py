@@ -5,7 +5,9 @@ and every refusal (missing part, index past a part's end)."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,22 @@ from tacotoolbox import create as tb_create
 from tacotoolbox.datamodel import Sample as TbSample, Taco as TbTaco, Tortilla as TbTortilla
 
 N_SAMPLES = 6
+REPO_ROOT = Path(__file__).resolve().parents[2]
+TACO = Path(os.environ.get("TACO_BUILD_DIR", REPO_ROOT / "build")) / "bin" / "taco"
+
+
+@pytest.fixture(scope="session")
+def run_cli():
+    """run_cli(*args) -> stdout of `taco ARGS`; a non-zero exit fails the test with stderr."""
+    assert TACO.is_file(), f"{TACO} is not built: run `make build`"
+
+    def run(*args, expect: int = 0) -> subprocess.CompletedProcess:
+        proc = subprocess.run([str(TACO), *map(str, args)], capture_output=True, text=True,
+                              timeout=300)
+        assert proc.returncode == expect, f"taco {args} exited {proc.returncode}: {proc.stderr}"
+        return proc
+
+    return run
 
 
 def _payload(i: int, j: int) -> bytes:
@@ -134,3 +152,99 @@ def test_index_past_the_end_of_a_part_is_named(ref_collection, tmp_path):
 
 def test_validate_accepts_the_reference_collection(ref_collection):
     assert [f for f in tacocore.validate(str(ref_collection)) if f["severity"] == "error"] == []
+
+
+# ---- writing indexes: taco tacocat / create_tacocat / create_tacollection -------------------------
+
+
+def _parts_copy(ref_collection: Path, dst: Path) -> list[Path]:
+    dst.mkdir(parents=True)
+    parts = sorted(ref_collection.glob("*.tacozip"))
+    for p in parts:
+        shutil.copy2(p, dst / p.name)
+    return [dst / p.name for p in parts]
+
+
+def test_tacocat_folder_matches_the_reference(ref_collection, tmp_path):
+    import duckdb
+
+    parts = _parts_copy(ref_collection, tmp_path / "ds")
+    written = tacocore.create_tacocat(parts, tmp_path / "ds")
+    assert written == tmp_path / "ds" / ".tacocat"
+    ours, theirs = written, ref_collection / ".tacocat"
+    # COLLECTION.json byte for byte (json.dump(indent=4), ASCII escaping, no final newline).
+    assert (ours / "COLLECTION.json").read_bytes() == (theirs / "COLLECTION.json").read_bytes()
+    for level in (0, 1):
+        a = duckdb.sql(f"SELECT * FROM '{ours}/level{level}.parquet'")
+        b = duckdb.sql(f"SELECT * FROM '{theirs}/level{level}.parquet'")
+        assert a.columns == b.columns
+        assert a.fetchall() == b.fetchall()
+    # The reference reader loads it and reads the same bytes through every path.
+    ds = tacoreader.load(str(ours))
+    for i in range(N_SAMPLES):
+        children = ds.data.read(i)
+        for j, vsi in enumerate(children._data.column("internal:gdal_vsi").to_pylist()):
+            from osgeo import gdal
+
+            f = gdal.VSIFOpenL(vsi, "rb")
+            assert gdal.VSIFReadL(1, 1 << 20, f) == _payload(i, j)
+            gdal.VSIFCloseL(f)
+
+
+def test_tacocat_single_file_loads(ref_collection, tmp_path):
+    parts = _parts_copy(ref_collection, tmp_path / "ds")
+    written = tacocore.create_tacocat(parts, tmp_path / "ds", format="file")
+    assert written.name == "__TACOCAT__"
+    head = written.read_bytes()[:128]
+    assert head[:8] == b"TACOCAT\0" and int.from_bytes(head[8:12], "little") == 1
+    assert int.from_bytes(head[12:16], "little") == 1  # max_depth: levels 0 and 1
+    for path in (written, tmp_path / "ds"):
+        ds = tacocore.load(str(path))
+        assert ds.data.to_arrow().column("id").to_pylist() == [f"s{i}" for i in range(N_SAMPLES)]
+        assert ds.data.read("s5").read_bytes("c1") == _payload(5, 1)
+    assert ds.collection["_tacocat"]["num_datasets"] == len(parts)
+    assert ds.collection["taco:sources"]["files"] == [p.name for p in parts]
+
+
+def test_tacollection_json_matches_the_reference(ref_collection, tmp_path, run_cli):
+    parts = _parts_copy(ref_collection, tmp_path / "ds")
+    out = tacocore.create_tacollection(parts, tmp_path / "ds")
+    assert out.name == "TACOLLECTION.json"
+    assert out.read_bytes() == (ref_collection / ".tacocat" / "COLLECTION.json").read_bytes()
+    with pytest.raises(tacocore.TacoIOError, match="already exists"):
+        tacocore.create_tacollection(parts, tmp_path / "ds")
+    # The CLI writes the same indexes.
+    run_cli("tacocat", *parts, "--output", tmp_path / "cli")
+    run_cli("tacocat", *parts, "--output", tmp_path / "cli", "--format", "file")
+    assert ((tmp_path / "cli" / ".tacocat" / "COLLECTION.json").read_bytes()
+            == out.read_bytes())
+    ds = tacocore.load(str(tmp_path / "cli" / "__TACOCAT__"), base_path=str(tmp_path / "ds"))
+    assert ds.data.read("s2").read_bytes("c0") == _payload(2, 0)
+
+
+def test_tacocat_refuses_an_existing_index_and_leaves_nothing(ref_collection, tmp_path):
+    parts = _parts_copy(ref_collection, tmp_path / "ds")
+    tacocore.create_tacocat(parts, tmp_path / "ds")
+    before = (tmp_path / "ds" / ".tacocat" / "level0.parquet").read_bytes()
+    with pytest.raises(tacocore.TacoIOError, match="already exists"):
+        tacocore.create_tacocat(parts[:2], tmp_path / "ds")
+    assert (tmp_path / "ds" / ".tacocat" / "level0.parquet").read_bytes() == before
+    with pytest.raises(tacocore.TacoIOError, match="nope.tacozip' is missing"):
+        tacocore.create_tacocat([parts[0], tmp_path / "nope.tacozip"], tmp_path / "other")
+    assert not (tmp_path / "other").exists() or not any((tmp_path / "other").iterdir())
+
+
+def test_tacocat_refuses_parts_with_another_tree(ref_collection, tmp_path):
+    parts = _parts_copy(ref_collection, tmp_path / "ds")
+    flat_dir = tmp_path / "flat"
+    flat_dir.mkdir()
+    (flat_dir / "a.bin").write_bytes(b"abc")
+    flat = TbTaco(tortilla=TbTortilla(samples=[TbSample(id="a", path=flat_dir / "a.bin")]),
+                  id="flat", dataset_version="1", description="d", licenses=["CC-BY-4.0"],
+                  providers=[{"name": "p"}], tasks=["other"])
+    flat_part = Path(tb_create(flat, str(tmp_path / "ds" / "flat.tacozip"))[0])
+    with pytest.raises(tacocore.TacoSchemaError, match="flat.tacozip.*root type"):
+        tacocore.create_tacocat([parts[0], flat_part], tmp_path / "ds")
+    assert not (tmp_path / "ds" / ".tacocat").exists()
+    assert sorted(p.name for p in (tmp_path / "ds").iterdir()) == sorted(
+        [p.name for p in parts] + ["flat.tacozip"])

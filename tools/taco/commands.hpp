@@ -38,5 +38,7 @@ Command make_ls_command();
 Command make_sql_command();
 Command make_cat_command();
 Command make_validate_command();
+Command make_tacocat_command();
+Command make_tacollection_command();
 
 }  // namespace taco::cli
