@@ -6,6 +6,7 @@
 #include <set>
 
 #include "collection/tacocat_file.hpp"
+#include "collection/tacocat_write.hpp"
 #include "collection/tacollection.hpp"
 #include "format/dataset_open.hpp"
 #include "io/file.hpp"
@@ -32,16 +33,19 @@ struct OpenedPart {
     format::OpenedDataset opened;
 };
 
-std::vector<OpenedPart> open_parts(const std::vector<fs::path>& paths) {
+std::vector<OpenedPart> open_parts(const std::vector<fs::path>& paths,
+                                   const std::vector<std::string>& given_names = {}) {
     if (paths.empty()) throw IoError("a collection needs at least one part (a .tacozip file)");
     std::vector<OpenedPart> out;
     std::set<std::string> names;
-    for (const fs::path& path : paths) {
+    for (size_t k = 0; k < paths.size(); ++k) {
+        const fs::path& path = paths[k];
         std::error_code ec;
         if (!fs::is_regular_file(path, ec)) {
             throw IoError("part '" + path.string() + "' is missing (no such file)");
         }
-        OpenedPart p{path, path.filename().string(), format::open_zip_dataset(path)};
+        OpenedPart p{path, k < given_names.size() ? given_names[k] : path.filename().string(),
+                     format::open_zip_dataset(path)};
         if (!names.insert(p.file).second) {
             throw IoError("part file name '" + p.file +
                           "' appears twice; internal:source_file names parts by file name only");
@@ -143,9 +147,10 @@ fs::path create_tacollection(const std::vector<fs::path>& parts, const fs::path&
     return out.target();
 }
 
-fs::path create_tacocat(const std::vector<fs::path>& paths, const fs::path& output_dir,
-                        TacocatFormat format) {
-    const std::vector<OpenedPart> parts = open_parts(paths);
+void collection::write_tacocat_at(const std::vector<fs::path>& paths,
+                                  const std::vector<std::string>& names, const fs::path& staging,
+                                  TacocatFormat format) {
+    const std::vector<OpenedPart> parts = open_parts(paths, names);
     format::OrderedJson doc = merged_document(parts);  // checks PIT and field schemas first
     const size_t levels = parts[0].opened.levels.size();
     for (const OpenedPart& p : parts) {
@@ -160,34 +165,29 @@ fs::path create_tacocat(const std::vector<fs::path>& paths, const fs::path& outp
         throw SchemaError("part '" + parts[0].path.string() + "' has " + std::to_string(levels) +
                           " levels; a TACOCAT index holds at most 6");
     }
-    const fs::path target =
-        output_dir / (format == TacocatFormat::Folder ? collection::kTacocatFolderName
-                                                      : collection::kTacocatFileName);
-    io::StagedOutput out(target, false);
     std::vector<query::StagedLevels> staged;
     for (const OpenedPart& p : parts) staged.push_back(query::stage_levels(p.opened));
     metadata::DuckSession db;
 
     if (format == TacocatFormat::Folder) {
-        fs::create_directories(out.staging());
+        fs::create_directories(staging);
         for (size_t level = 0; level < levels; ++level) {
             write_level(db, parts, staged, level,
-                        (out.staging() / ("level" + std::to_string(level) + ".parquet")).string());
+                        (staging / ("level" + std::to_string(level) + ".parquet")).string());
         }
-        write_text(out.staging() / "COLLECTION.json", format::dump_python_style(doc, true));
-        out.commit();
-        return out.target();
+        write_text(staging / "COLLECTION.json", format::dump_python_style(doc, true));
+        return;
     }
 
     // __TACOCAT__: the same document, plus the `_tacocat` provenance block legacy readers
     // expect (FORMAT.md §6.2: version, num_datasets, dataset_sources sorted).
-    std::vector<std::string> names;
-    for (const OpenedPart& p : parts) names.push_back(p.file);
-    std::sort(names.begin(), names.end());
+    std::vector<std::string> sorted_names;
+    for (const OpenedPart& p : parts) sorted_names.push_back(p.file);
+    std::sort(sorted_names.begin(), sorted_names.end());
     format::OrderedJson block = format::OrderedJson::object();
     block["version"] = 1;
     block["num_datasets"] = parts.size();
-    block["dataset_sources"] = names;
+    block["dataset_sources"] = sorted_names;
     doc["_tacocat"] = std::move(block);
     const std::string json = format::dump_python_style(doc, true);
 
@@ -201,17 +201,26 @@ fs::path create_tacocat(const std::vector<fs::path>& paths, const fs::path& outp
         position += blobs.back()->size();
     }
     header.collection = {position, json.size()};
-    io::File f = io::File::create_exclusive(out.staging());
+    io::File f = io::File::create_exclusive(staging);
     const auto head = collection::encode_tacocat_header(header);
     f.write_all(head.data(), head.size());
     for (const auto& blob : blobs) {
-        const uint64_t n = blob->size();
-        std::string bytes(static_cast<size_t>(n), '\0');
+        std::string bytes(static_cast<size_t>(blob->size()), '\0');
         io::pread_exact(blob->fd(), 0, bytes.data(), bytes.size(), "a consolidated level table");
         f.write_all(bytes.data(), bytes.size());
     }
     f.write_all(json.data(), json.size());
     f.close();
+}
+
+fs::path create_tacocat(const std::vector<fs::path>& paths, const fs::path& output_dir,
+                        TacocatFormat format) {
+    open_parts(paths);  // a missing part is named before anything is reserved
+    const fs::path target =
+        output_dir / (format == TacocatFormat::Folder ? collection::kTacocatFolderName
+                                                      : collection::kTacocatFileName);
+    io::StagedOutput out(target, false);
+    collection::write_tacocat_at(paths, {}, out.staging(), format);
     out.commit();
     return out.target();
 }

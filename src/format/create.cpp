@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "collection/multipart_create.hpp"
 #include "format/collection_json.hpp"
 #include "format/create_session.hpp"
 #include "format/dataset_writers.hpp"
@@ -40,6 +41,9 @@ ContainerFormat resolve_format(const fs::path& output, ContainerFormat requested
 }  // namespace
 
 CreateResult create(const Taco& taco, const fs::path& output, const CreateOptions& options) {
+    if (options.split_size > 0 || !options.group_by.empty()) {
+        return collection::create_parts(taco, output, options);
+    }
     format::PendingSession db;
     return format::create(taco, output, options, db);
 }

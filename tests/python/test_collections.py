@@ -248,3 +248,118 @@ def test_tacocat_refuses_parts_with_another_tree(ref_collection, tmp_path):
     assert not (tmp_path / "ds" / ".tacocat").exists()
     assert sorted(p.name for p in (tmp_path / "ds").iterdir()) == sorted(
         [p.name for p in parts] + ["flat.tacozip"])
+
+
+# ---- multi-part create: split_size / group_by ------------------------------------------------------
+
+
+def _core_taco(tmp_path: Path, n: int = 20, size: int = 4096, regions=None) -> tacocore.Taco:
+    src = tmp_path / "src"
+    src.mkdir(exist_ok=True)
+    samples = []
+    for i in range(n):
+        p = src / f"f{i}.bin"
+        p.write_bytes(bytes([i % 251]) * size)
+        s = tacocore.Sample(id=f"f{i:03d}", path=p)
+        if regions is not None:
+            s.extend_with({"region": regions[i]})
+        samples.append(s)
+    return tacocore.Taco(tortilla=tacocore.Tortilla(samples=samples), id="parts",
+                         dataset_version="1.0.0", description="parts", licenses=["CC-BY-4.0"],
+                         providers=[{"name": "p"}], tasks=["other"])
+
+
+def test_split_size_writes_parts_and_an_index_the_reference_reads(tmp_path):
+    taco = _core_taco(tmp_path)
+    out = tmp_path / "out"
+    parts = tacocore.create(taco, out / "ds.tacozip", split_size="20KB")
+    assert [p.name for p in parts] == [f"ds_part{k:04d}.tacozip" for k in range(1, 5)]
+    assert (out / ".tacocat" / "level0.parquet").is_file()
+    # Each part is a complete dataset with its own counts.
+    for p in parts:
+        assert tacocore.load(str(p)).pit_schema.root["n"] == 5
+    ref = tacoreader.load(str(out / ".tacocat"))
+    ours = tacocore.load(str(out))
+    assert ref.data._data.column("id").to_pylist() == [f"f{i:03d}" for i in range(20)]
+    assert ours.data.to_arrow().column("internal:gdal_vsi").to_pylist() == \
+        ref.data._data.column("internal:gdal_vsi").to_pylist()
+    from osgeo import gdal
+
+    for i, vsi in enumerate(ref.data._data.column("internal:gdal_vsi").to_pylist()):
+        f = gdal.VSIFOpenL(vsi, "rb")
+        assert gdal.VSIFReadL(1, 1 << 20, f) == bytes([i % 251]) * 4096
+        gdal.VSIFCloseL(f)
+        assert ours.data.read_bytes(f"f{i:03d}") == bytes([i % 251]) * 4096
+    assert ref.pit_schema.to_dict()["root"]["n"] == 20
+    # One part needed: a single dataset, no index (as the reference).
+    single = tacocore.create(taco, tmp_path / "one" / "ds.tacozip", split_size="1GB")
+    assert [p.name for p in single] == ["ds.tacozip"]
+    assert not (tmp_path / "one" / ".tacocat").exists()
+
+
+def test_group_by_names_parts_by_value(tmp_path):
+    regions = ["Ocean/Sea", "land", "land", "Ocean/Sea", "ice cap"] * 4
+    taco = _core_taco(tmp_path, regions=regions)
+    parts = tacocore.create(taco, tmp_path / "g" / "ds.tacozip", group_by="region")
+    assert [p.name for p in parts] == ["ds_Ocean_Sea.tacozip", "ds_land.tacozip",
+                                       "ds_ice_cap.tacozip"]
+    assert [tacocore.load(str(p)).pit_schema.root["n"] for p in parts] == [8, 8, 4]
+    ds = tacoreader.load(str(tmp_path / "g" / ".tacocat"))
+    got = ds.data._data
+    assert sorted(got.column("id").to_pylist()) == [f"f{i:03d}" for i in range(20)]
+    with pytest.raises(tacocore.TacoSchemaError, match="no column 'nope'"):
+        tacocore.create(taco, tmp_path / "bad" / "ds.tacozip", group_by="nope")
+    assert not (tmp_path / "bad").exists() or not any((tmp_path / "bad").iterdir())
+
+
+def test_group_by_missing_value_names_the_samples(tmp_path):
+    taco = _core_taco(tmp_path, n=4, regions=["a", None, "b", None])
+    with pytest.raises(tacocore.TacoSchemaError, match="'f001', 'f003'"):
+        tacocore.create(taco, tmp_path / "g" / "ds.tacozip", group_by="region")
+    assert not (tmp_path / "g").exists() or not any((tmp_path / "g").iterdir())
+
+
+def test_existing_part_or_index_is_never_overwritten(tmp_path, run_cli):
+    taco = _core_taco(tmp_path)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "ds_part0003.tacozip").write_bytes(b"keep")
+    with pytest.raises(tacocore.TacoIOError, match="ds_part0003.tacozip"):
+        tacocore.create(taco, out / "ds.tacozip", split_size="20KB")
+    assert sorted(p.name for p in out.iterdir()) == ["ds_part0003.tacozip"]
+    assert (out / "ds_part0003.tacozip").read_bytes() == b"keep"
+    (out / "ds_part0003.tacozip").unlink()
+    (out / ".tacocat").mkdir()
+    with pytest.raises(tacocore.TacoIOError, match=".tacocat"):
+        tacocore.create(taco, out / "ds.tacozip", split_size="20KB")
+    assert sorted(p.name for p in out.iterdir()) == [".tacocat"]
+
+
+def test_cli_split_and_group(tmp_path, run_cli):
+    src = tmp_path / "in"
+    src.mkdir()
+    for i in range(12):
+        (src / f"f{i:02d}.bin").write_bytes(bytes([i]) * 3000)
+    (tmp_path / "meta.csv").write_text(
+        "path,zone\n" + "".join(f"f{i:02d}.bin,z{i % 2}\n" for i in range(12)))
+    common = ["--id", "ds", "--description", "d", "--license", "CC-BY-4.0", "--provider", "p",
+              "--task", "other"]
+    run_cli("create", "--from", src, tmp_path / "s" / "ds.tacozip", "--split-size", "9KB", *common)
+    assert sorted(p.name for p in (tmp_path / "s").glob("*.tacozip")) == [
+        f"ds_part{k:04d}.tacozip" for k in range(1, 5)]
+    run_cli("create", "--from", src, "--metadata", tmp_path / "meta.csv",
+            tmp_path / "g" / "ds.tacozip", "--group-by", "zone", *common)
+    assert sorted(p.name for p in (tmp_path / "g").glob("*.tacozip")) == ["ds_z0.tacozip",
+                                                                           "ds_z1.tacozip"]
+    for d in ("s", "g"):
+        assert "12 rows" in run_cli("info", tmp_path / d).stdout
+        assert run_cli("validate", tmp_path / d).returncode == 0
+        listing = run_cli("ls", tmp_path / d).stdout
+        assert "f07.bin" in listing
+    cat = subprocess.run([str(TACO), "cat", str(tmp_path / "s"), "f11.bin"], capture_output=True)
+    assert cat.stdout == bytes([11]) * 3000
+    sql = run_cli("sql", tmp_path / "g", 'SELECT count(*) AS n FROM data WHERE id LIKE \'f0%\'')
+    assert "10" in sql.stdout
+    bad = run_cli("create", "--from", src, tmp_path / "x" / "ds.tacozip", "--group-by", "zone",
+                  *common, expect=1)
+    assert "no column 'zone'" in bad.stderr
