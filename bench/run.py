@@ -252,6 +252,18 @@ METHOD = """\
 """
 
 
+COLLECTIONS_BEGIN, COLLECTIONS_END = "<!-- collections:begin -->", "<!-- collections:end -->"
+
+
+def kept_sections(path: str) -> list[str]:
+    """The sections other scripts own (bench/bench_collections.py), kept as they are."""
+    text = open(path).read() if os.path.exists(path) else ""
+    if COLLECTIONS_BEGIN in text and COLLECTIONS_END in text:
+        start, end = text.index(COLLECTIONS_BEGIN), text.index(COLLECTIONS_END) + len(COLLECTIONS_END)
+        return ["", text[start:end]]
+    return []
+
+
 def write_report(path: str, profile: str, results: dict, cases: list[common.Case], facts: dict,
                  elapsed: float) -> None:
     lines = [f"# tacocore performance", "",
@@ -339,6 +351,7 @@ def write_report(path: str, profile: str, results: dict, cases: list[common.Case
             if meta.get("note"):
                 line += f"; {meta['note']}"
         lines.append(line)
+    lines += kept_sections(path)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as fh:
         fh.write("\n".join(lines).rstrip() + "\n")
