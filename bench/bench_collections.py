@@ -65,6 +65,7 @@ LOAD_CODE = r'''
 import json, sys, time
 tool, path = sys.argv[1], sys.argv[2]
 if tool == "tacocore":
+    import pyarrow  # imported by `import tacoreader` too; tacocore imports it on first to_arrow()
     import tacocore as m
     t0 = time.perf_counter()
     ds = m.load(path)
