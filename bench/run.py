@@ -252,6 +252,22 @@ METHOD = """\
 """
 
 
+# Sections of PERFORMANCE.md that other scripts write; a regeneration keeps them.
+KEPT_SECTIONS = [("<!-- remote-benchmark:begin -->", "<!-- remote-benchmark:end -->"),
+                 ("<!-- collections:begin -->", "<!-- collections:end -->")]
+
+
+def kept_sections(path: str) -> list[str]:
+    """The sections other scripts own (bench/bench_remote.py, bench/bench_collections.py), kept
+    as they are, each between its begin/end markers."""
+    text = open(path).read() if os.path.exists(path) else ""
+    kept = []
+    for begin, end in KEPT_SECTIONS:
+        if begin in text and end in text:
+            kept += ["", text[text.index(begin):text.index(end) + len(end)]]
+    return kept
+
+
 def write_report(path: str, profile: str, results: dict, cases: list[common.Case], facts: dict,
                  elapsed: float) -> None:
     lines = [f"# tacocore performance", "",
@@ -339,11 +355,7 @@ def write_report(path: str, profile: str, results: dict, cases: list[common.Case
             if meta.get("note"):
                 line += f"; {meta['note']}"
         lines.append(line)
-    # The remote section is written by bench/bench_remote.py; a regeneration keeps it.
-    begin, end = "<!-- remote-benchmark:begin -->", "<!-- remote-benchmark:end -->"
-    old = open(path).read() if os.path.exists(path) else ""
-    if begin in old and end in old:
-        lines += ["", old[old.index(begin):old.index(end) + len(end)]]
+    lines += kept_sections(path)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as fh:
         fh.write("\n".join(lines).rstrip() + "\n")

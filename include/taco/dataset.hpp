@@ -133,10 +133,16 @@ class Dataset {
 
 /// Opens a dataset, detecting its container as the reference does (REFERENCE-API §A3):
 /// `*.tacozip` / `*.zip` -> ZIP (read through its TACO_HEADER, nothing extracted); a directory
-/// with COLLECTION.json -> FOLDER. Legacy v1 files (`.taco`, `.tortilla`) and TACOCAT layouts
-/// (`.tacocat/`, `__TACOCAT__`) are recognised and refused with a FormatError saying what to do.
-/// Errors: IoError (missing or unreadable path), FormatError (not a valid dataset; the message
-/// names the file and what is missing or malformed), SchemaError (invalid taco:pit_schema).
+/// with COLLECTION.json -> FOLDER; a collection index (a `.tacocat` folder, a `__TACOCAT__`
+/// file, or a directory holding either) -> the union of its parts, in part order, read through
+/// the index (one Parquet file per level; parts are opened, not read); LoadOptions::base_path
+/// (collections only, spec §8.1) is the directory of the parts when they are not beside the
+/// index. Remote locations (`https://`, `s3://`, ..., GDAL `/vsi.../`) load the same way
+/// (taco/remote.hpp). Legacy v1 files (`.taco`, `.tortilla`) are refused with a FormatError
+/// saying what to do.
+/// Errors: IoError (missing or unreadable path, a missing part), FormatError (not a valid
+/// dataset, an index range past a part's end; the message names the file and what is missing
+/// or malformed), SchemaError (invalid taco:pit_schema).
 Dataset load(const std::filesystem::path& path);
 
 /// Memory limit of a sandboxed load when none is given.
@@ -152,6 +158,9 @@ struct LoadOptions {
     double timeout = 0;
     /// DuckDB memory_limit, e.g. "512MB"; empty = DuckDB's default (or the sandbox's).
     std::string memory_limit;
+    /// Collections only (spec §8.1): the directory of the parts when they are not beside the
+    /// index; empty = beside it. A FormatError for anything but a collection index.
+    std::string base_path;
 };
 Dataset load(const std::filesystem::path& path, const LoadOptions& options);
 

@@ -7,6 +7,7 @@
 #include "taco/errors.hpp"
 #include "taco/remote.hpp"
 #include "taco/sample.hpp"
+#include "taco/tacocat.hpp"
 #include "taco/tortilla.hpp"
 #include "taco/validate.hpp"
 #include "taco/value.hpp"

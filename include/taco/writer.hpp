@@ -32,6 +32,14 @@ struct CreateOptions {
     uint64_t row_group_size = 65536;
     /// Called after each sample file is written (from the writing thread).
     std::function<void(const CreateProgress&)> progress;
+    /// Multi-part ZIP output (src/collection/, USER-GUIDE "Collections"). split_size > 0: level-0
+    /// samples go to consecutive parts `<stem>_part0001<ext>`, ... of at most this many sample
+    /// bytes each (a larger sample gets a part of its own), as tacotoolbox counts them.
+    uint64_t split_size = 0;
+    /// Not empty: one part `<stem>_<value><ext>` per distinct value of this level-0 column (in
+    /// order of first appearance; the value made safe for a file name); with split_size, a group
+    /// larger than it is split into `<stem>_<value>_part0001<ext>`, ...
+    std::string group_by;
 };
 
 struct CreateResult {
@@ -40,10 +48,21 @@ struct CreateResult {
     uint64_t bytes = 0;              // size of the ZIP, or total bytes written into the folder
     std::vector<size_t> level_rows;  // rows of each level table (padding included)
     size_t files = 0;                // FILE samples written (padding included)
+    /// Multi-part output: every part written, in order (`path` is the first), and the
+    /// `.tacocat/` index beside them when there is more than one part (else empty).
+    std::vector<std::filesystem::path> parts;
+    std::filesystem::path index;
 };
+
+/// "4GB", "512MB", "100KiB", "2048" (bytes): binary units as tacotoolbox parses them (K/KB/KiB =
+/// 1024, M.. = 1024^2, G.. = 1024^3, T.. = 1024^4; decimals allowed). SchemaError otherwise.
+uint64_t parse_size(const std::string& text);
 
 /// Writes `taco` to `output`. Builds under a temporary name beside `output` and renames at the
 /// end: on any error nothing is left behind. Throws IoError if `output` exists and !overwrite.
+/// With split_size or group_by, writes ZIP parts (in parallel) and their `.tacocat/` index
+/// beside `output` (all staged, then renamed); SchemaError when group_by names no level-0
+/// column or a sample has no value there, IoError when a part or the index exists.
 CreateResult create(const Taco& taco, const std::filesystem::path& output,
                     const CreateOptions& options = {});
 

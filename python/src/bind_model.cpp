@@ -196,8 +196,10 @@ void bind_model(nb::module_& m) {
     m.def(
         "create",
         [](const Taco& taco, const std::string& output, const std::string& fmt, bool overwrite,
-           int level) {
+           int level, const std::string& split_size, const std::string& group_by) {
             CreateOptions opts;
+            if (!split_size.empty()) opts.split_size = parse_size(split_size);
+            opts.group_by = group_by;
             opts.format = fmt == "zip"      ? ContainerFormat::Zip
                           : fmt == "folder" ? ContainerFormat::Folder
                                             : ContainerFormat::Auto;
@@ -215,10 +217,14 @@ void bind_model(nb::module_& m) {
             d["bytes"] = r.bytes;
             d["files"] = r.files;
             d["level_rows"] = r.level_rows;
+            nb::list parts;
+            for (const auto& p : r.parts) parts.append(p.string());
+            d["parts"] = parts;
+            d["index"] = r.index.string();
             return d;
         },
         "taco"_a, "output"_a, "output_format"_a = "auto", "overwrite"_a = false,
-        "compression_level"_a = 3,
+        "compression_level"_a = 3, "split_size"_a = "", "group_by"_a = "",
         "Writes the dataset (ZIP for .zip/.tacozip, else FOLDER); returns a summary dict.");
 }
 

@@ -201,16 +201,19 @@ void bind_reader(nb::module_& m) {
 
     m.def(
         "load",
-        [](const std::string& path, bool sandbox, double timeout, const std::string& memory_limit) {
+        [](const std::string& path, bool sandbox, double timeout, const std::string& memory_limit,
+           const std::string& base_path) {
             LoadOptions options;
             options.sandbox = sandbox;
             options.timeout = timeout;
             options.memory_limit = memory_limit;
+            options.base_path = base_path;
             return load(path, options);
         },
         "path"_a, "sandbox"_a = false, "timeout"_a = 0.0, "memory_limit"_a = "",
-        nb::call_guard<nb::gil_scoped_release>(),
-        "Opens a TACO dataset (ZIP or FOLDER); sandbox/timeout/memory_limit as taco::LoadOptions.");
+        "base_path"_a = "", nb::call_guard<nb::gil_scoped_release>(),
+        "Opens a TACO dataset (ZIP, FOLDER or a collection index); sandbox/timeout/memory_limit/"
+        "base_path as taco::LoadOptions.");
 
     m.def(
         "concat",

@@ -9,4 +9,5 @@ NB_MODULE(_core, m) {
     taco::py::bind_reader(m);
     taco::py::bind_raster(m);
     taco::py::bind_remote(m);
+    taco::py::bind_collection(m);
 }

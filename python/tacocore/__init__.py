@@ -16,6 +16,7 @@ from ._core import (
 )
 from ._reader import TacoDataFrame, TacoDataset, clear_cache, concat, load, validate
 from ._toolbox import Sample, Taco, Tortilla, create
+from ._collection import create_tacocat, create_tacollection
 from . import datamodel  # tacotoolbox's layout: tacocore.datamodel.Sample is tacocore.Sample
 
 # The exceptions are created in the extension; users import (and tracebacks show) them here.
@@ -37,6 +38,8 @@ __all__ = [
     "Tortilla",
     "Taco",
     "create",
+    "create_tacocat",
+    "create_tacollection",
     "datamodel",
     "TacoError",
     "TacoFormatError",

@@ -15,16 +15,20 @@ __all__ = ["load", "clear_cache", "concat", "validate", "TacoDataset", "TacoData
 
 def load(
     path: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
+    base_path: Optional[Union[str, os.PathLike]] = None,
+    *,
     storage_options: Optional[dict] = None,
     sandbox: bool = False,
     timeout: Optional[float] = None,
     memory_limit: Optional[str] = None,
 ) -> "TacoDataset":
-    """Opens a TACO dataset: a ``.tacozip``/``.zip`` file or a FOLDER with COLLECTION.json,
+    """Opens a TACO dataset: a ``.tacozip``/``.zip`` file, a FOLDER with COLLECTION.json, or a
+    collection index (a ``.tacocat`` folder, a ``__TACOCAT__`` file, or a directory holding one),
     local or remote (``https://``, ``http://``, ``s3://``, ``gs://``, ``az://``, GDAL ``/vsi…/``).
 
-    A list with one path loads that path; two or more are loaded and combined with
-    :func:`concat` (default column mode); an empty list raises TacoQueryError.
+    ``base_path`` (collections only, spec §8.1): the directory of the parts when they are not
+    beside the index. A list with one path loads that path; two or more are loaded and combined
+    with :func:`concat` (default column mode); an empty list raises TacoQueryError.
     ``storage_options`` (remote only) are settings for this location and the files below it:
     AWS/Google/Azure names (``aws_access_key_id``, ``endpoint_url``, ``region``,
     ``skip_signature``, ``account_name``, ...) or GDAL options (``GDAL_HTTP_TIMEOUT``, ...).
@@ -38,13 +42,14 @@ def load(
         if len(path) > 1:
             if sandbox:
                 raise _core.TacoQueryError("sandbox=True loads one dataset at a time, not a list")
-            return concat([load(p, storage_options, timeout=timeout, memory_limit=memory_limit)
-                           for p in path])
+            return concat([load(p, base_path, storage_options=storage_options, timeout=timeout,
+                                memory_limit=memory_limit) for p in path])
         path = path[0]
     path = os.fspath(path)
     if storage_options:
         _set_storage_options(path, storage_options)
-    return TacoDataset(_core.load(path, sandbox, timeout or 0.0, memory_limit or ""))
+    base = "" if base_path is None else os.fspath(base_path)
+    return TacoDataset(_core.load(path, sandbox, timeout or 0.0, memory_limit or "", base))
 
 
 def _set_storage_options(path: str, options: dict) -> None:

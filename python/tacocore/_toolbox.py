@@ -182,14 +182,25 @@ class Taco:
 
 
 def create(taco: Taco, output: Union[str, os.PathLike], output_format: str = "auto", overwrite: bool = False,
-           compression_level: int = 3, **_ignored: Any) -> list:
+           compression_level: int = 3, split_size: Optional[Union[str, int]] = None,
+           group_by: Optional[Union[str, Sequence[str]]] = None, **_ignored: Any) -> list:
     """Writes ``taco`` to ``output`` (ZIP for ``.zip``/``.tacozip``, else FOLDER); returns [Path].
 
+    ``split_size`` ("4GB", or bytes) and ``group_by`` (a level-0 column) write ZIP parts
+    ``<stem>_part0001.tacozip``, ... or ``<stem>_<value>.tacozip`` and, with more than one part, the
+    ``.tacocat/`` index beside them (USER-GUIDE "Collections"); the list then holds every part.
     Nothing is left behind on failure, and an existing output is refused unless ``overwrite``.
     """
     if output_format not in ("auto", "zip", "folder"):
         raise _core.TacoSchemaError(f"output_format must be 'auto', 'zip' or 'folder', not {output_format!r}")
-    summary = _core.create(taco._native, os.fspath(output), output_format, overwrite, compression_level)
+    if isinstance(group_by, (list, tuple)):
+        if len(group_by) != 1:
+            raise _core.TacoSchemaError("group_by: tacocore groups by one column; got " + repr(group_by))
+        group_by = group_by[0]
+    summary = _core.create(taco._native, os.fspath(output), output_format, overwrite, compression_level,
+                           "" if split_size is None else str(split_size), group_by or "")
+    if summary["parts"]:
+        return [Path(p) for p in summary["parts"]]
     return [Path(summary["path"])]
 
 

@@ -217,7 +217,7 @@ std::string python_float(double v) {
     return out + digits.substr(0, int_len) + "." + digits.substr(int_len);
 }
 
-void write_python_json(const OrderedJson& v, std::string& out, int depth) {
+void write_python_json(const OrderedJson& v, std::string& out, int depth, bool ascii) {
     auto newline = [&](int d) {
         out += '\n';
         out.append(static_cast<size_t>(d) * 4, ' ');
@@ -234,9 +234,9 @@ void write_python_json(const OrderedJson& v, std::string& out, int depth) {
                 if (!first) out += ',';
                 first = false;
                 newline(depth + 1);
-                out += OrderedJson(key).dump(-1, ' ', false, OrderedJson::error_handler_t::strict);
+                out += OrderedJson(key).dump(-1, ' ', ascii, OrderedJson::error_handler_t::strict);
                 out += ": ";
-                write_python_json(item, out, depth + 1);
+                write_python_json(item, out, depth + 1, ascii);
             }
             newline(depth);
             out += '}';
@@ -251,7 +251,7 @@ void write_python_json(const OrderedJson& v, std::string& out, int depth) {
             for (size_t i = 0; i < v.size(); ++i) {
                 if (i) out += ',';
                 newline(depth + 1);
-                write_python_json(v[i], out, depth + 1);
+                write_python_json(v[i], out, depth + 1, ascii);
             }
             newline(depth);
             out += ']';
@@ -261,18 +261,18 @@ void write_python_json(const OrderedJson& v, std::string& out, int depth) {
             out += python_float(v.get<double>());
             return;
         default:
-            out += v.dump(-1, ' ', false, OrderedJson::error_handler_t::strict);
+            out += v.dump(-1, ' ', ascii, OrderedJson::error_handler_t::strict);
             return;
     }
 }
 
 }  // namespace
 
-std::string dump_python_style(const OrderedJson& doc) {
+std::string dump_python_style(const OrderedJson& doc, bool ensure_ascii) {
     // Python's json.dump(indent=4, ensure_ascii=False): ",\n" between items, ": " after keys,
     // empty containers inline, raw UTF-8, floats as repr(float), no final newline.
     std::string out;
-    write_python_json(doc, out, 0);
+    write_python_json(doc, out, 0, ensure_ascii);
     return out;
 }
 

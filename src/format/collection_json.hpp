@@ -22,6 +22,6 @@ OrderedJson field_schema_json(const std::vector<metadata::LevelTable>& levels);
 /// The whole document, keys in the reference order.
 OrderedJson collection_json(const Taco& taco, const std::vector<metadata::LevelTable>& levels);
 /// Python-compatible text: indent 4, ": " separators, raw UTF-8, no final newline.
-std::string dump_python_style(const OrderedJson& doc);
+std::string dump_python_style(const OrderedJson& doc, bool ensure_ascii = false);
 
 }  // namespace taco::format

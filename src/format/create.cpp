@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "collection/multipart_create.hpp"
 #include "format/collection_json.hpp"
 #include "format/create_session.hpp"
 #include "format/dataset_writers.hpp"
@@ -51,6 +52,9 @@ void collect_inputs(const Tortilla& tortilla, std::vector<fs::path>& out) {
 }  // namespace
 
 CreateResult create(const Taco& taco, const fs::path& output, const CreateOptions& options) {
+    if (options.split_size > 0 || !options.group_by.empty()) {
+        return collection::create_parts(taco, output, options);
+    }
     format::PendingSession db;
     return format::create(taco, output, options, db);
 }

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <system_error>
 
+#include "collection/collection_open.hpp"
 #include "format/dataset_open.hpp"
 #include "format/taco_header.hpp"
 #include "io/file.hpp"
@@ -36,9 +37,8 @@ std::string lower(std::string s) {
 
 [[noreturn]] void tacocat(const std::string& path, const std::string& what) {
     throw FormatError(path + ": " + what +
-                      " (a TACOCAT index over several .tacozip files). "
-                      "Loading TACOCAT is not supported by this version of tacocore; load the "
-                      "individual .tacozip files instead");
+                      " (a TACOCAT index over several .tacozip files), not a single container; "
+                      "open it with load()");
 }
 
 bool path_exists(const fs::path& p) {
@@ -82,10 +82,10 @@ ContainerFormat detect_container(const fs::path& path) {
     const fs::file_status st = fs::status(s, ec);
     if (ec || !fs::exists(st)) throw IoError("cannot open '" + s + "': no such file or directory");
     if (fs::is_directory(st)) {
+        if (path_exists(fs::path(s) / "COLLECTION.json")) return ContainerFormat::Folder;
         if (path_exists(fs::path(s) / ".tacocat" / "COLLECTION.json")) {
             tacocat(s, "this directory holds a .tacocat/ index");
         }
-        if (path_exists(fs::path(s) / "COLLECTION.json")) return ContainerFormat::Folder;
         if (path_exists(fs::path(s) / "__TACOCAT__"))
             tacocat(s, "this directory holds a legacy __TACOCAT__ file");
         throw FormatError(s +
@@ -107,8 +107,21 @@ ContainerFormat detect_container(const fs::path& path) {
                       "COLLECTION.json");
 }
 
-OpenedDataset open_dataset(const fs::path& path) {
-    if (io::is_remote(path.string())) return open_remote_dataset(path);
+OpenedDataset open_dataset(const fs::path& path, const std::string& base_path) {
+    if (io::is_remote(path.string())) {
+        if (!base_path.empty()) {
+            throw FormatError(path.string() +
+                              ": base_path applies to a local TACOCAT collection index only; "
+                              "remote collections are not read by this version of tacocore");
+        }
+        return open_remote_dataset(path);
+    }
+    if (auto index = collection::find_index(path)) return collection::open_index(*index, base_path);
+    if (!base_path.empty()) {
+        throw FormatError(path.string() +
+                          ": base_path applies to a TACOCAT collection index "
+                          "(.tacocat/ or __TACOCAT__) only");
+    }
     return detect_container(path) == ContainerFormat::Zip ? open_zip_dataset(path)
                                                           : open_folder_dataset(path);
 }

@@ -33,6 +33,9 @@ struct OpenedDataset {
     std::shared_ptr<io::ByteSource> archive;  // ZIP only
     CollectionDocument collection;
     std::vector<LevelSource> levels;
+    /// A collection index (`.tacocat/`, `__TACOCAT__`; src/collection/): the directory the parts
+    /// named by `internal:source_file` live in, ending in '/'. Empty for a single dataset.
+    std::string parts_root;
 };
 
 /// Zip or Folder for a loadable path. Throws FormatError for legacy v1 files (`.taco`,
@@ -43,8 +46,9 @@ ContainerFormat detect_container(const std::filesystem::path& path);
 
 /// Detects the container, then reads the TACO_HEADER (ZIP) or probes METADATA/ (FOLDER), and
 /// parses COLLECTION.json. Every level range is checked to lie inside the file and to look like
-/// Parquet (PAR1 at both ends).
-OpenedDataset open_dataset(const std::filesystem::path& path);
+/// Parquet (PAR1 at both ends). A collection index (`.tacocat/`, `__TACOCAT__`) opens through
+/// src/collection/, with `base_path` (if not empty) as the directory of its parts.
+OpenedDataset open_dataset(const std::filesystem::path& path, const std::string& base_path = "");
 OpenedDataset open_zip_dataset(const std::filesystem::path& path);
 OpenedDataset open_folder_dataset(const std::filesystem::path& path);
 /// A ZIP read through `archive`, its gdal_vsi paths based on `vsi_root` (remote_dataset_open.cpp).

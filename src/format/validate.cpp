@@ -1,6 +1,7 @@
 // taco::validate: detect the container, run its checks, and the COLLECTION.json checks.
 #include "taco/validate.hpp"
 
+#include "collection/validate_collection.hpp"
 #include "format/collection_parse.hpp"
 #include "format/dataset_open.hpp"
 #include "format/validate_checks.hpp"
@@ -60,6 +61,22 @@ ValidationReport validate(const std::filesystem::path& path, const ValidateOptio
         metadata::DuckSession db;
         query::configure_reader_session(db);
         report.format = format::validate_remote(path, sink, db);
+        sink.finish();
+        return report;
+    }
+    std::optional<collection::IndexLocation> index;
+    try {
+        index = collection::find_index(path);
+    } catch (const Error& e) {
+        sink.error("container", path.string(), e.what());
+        sink.finish();
+        return report;
+    }
+    if (index) {
+        report.format = ContainerFormat::Zip;
+        metadata::DuckSession db;
+        query::configure_reader_session(db);
+        collection::validate_collection(*index, sink, db, options);
         sink.finish();
         return report;
     }

@@ -7,7 +7,6 @@ namespace taco::query {
 namespace {
 
 using metadata::quote_identifier;
-using metadata::quote_literal;
 
 constexpr const char* kCurrentId = "internal:current_id";
 constexpr const char* kParentId = "internal:parent_id";
@@ -24,7 +23,7 @@ std::string part_select(const ConcatPlan& plan, size_t k, size_t level) {
         std::string expr;
         if (c.name == kSourcePath) {
             // A part that is itself a concatenation carries the column; a loaded one is one file.
-            expr = part.ctx->concat ? name : quote_literal(part.ctx->source.vsi_root);
+            expr = part.ctx->concat ? name : root_sql(*part.ctx);
         } else if (!has_column(own, c.name)) {
             expr = "CAST(NULL AS " + c.type.sql_name() + ")";
         } else if (c.name == kCurrentId) {

@@ -155,13 +155,15 @@ DataFrame Dataset::fetch_level(bool raw) const {
         return raw || name.rfind("internal:", 0) != 0;
     };
     const std::string path_column = zip ? "" : level_ == 0 ? "id" : "internal:relative_path";
+    const query::CollectionParts* parts = ctx_->parts.get();
     auto needed = [&](const std::string& name) {
         return name == "id" || name == "type" || name == path_column ||
-               (zip && (name == "internal:offset" || name == "internal:size"));
+               (zip && (name == "internal:offset" || name == "internal:size")) ||
+               (parts && name == "internal:source_file");
     };
     std::vector<std::string> selected;
     std::vector<size_t> shown_columns;
-    std::optional<size_t> id, type, offset, size, key;
+    std::optional<size_t> id, type, offset, size, key, part;
     size_t position = 0;
     for (const ColumnType& c : table) {
         if (!shown(c.name) && !needed(c.name)) continue;
@@ -172,6 +174,7 @@ DataFrame Dataset::fetch_level(bool raw) const {
         if (c.name == "internal:offset" && !offset) offset = position;
         if (c.name == "internal:size" && !size) size = position;
         if (c.name == path_column && !key) key = position;
+        if (c.name == "internal:source_file" && !part) part = position;
         ++position;
     }
     std::shared_ptr<const metadata::ResultTable> rows;
@@ -182,7 +185,8 @@ DataFrame Dataset::fetch_level(bool raw) const {
             {
                 io::TraceScope trace("data(): fetch level");
                 // A loaded dataset's level is one Parquet file: scanned straight into the table.
-                if (!ctx_->concat && level_ < ctx_->level_files.size()) {
+                // A collection's raw ids are shifted by its level view, so they go through SQL.
+                if (!ctx_->concat && !(parts && raw) && level_ < ctx_->level_files.size()) {
                     all = metadata::ResultTable::scan_parquet(ctx_->db, ctx_->level_files[level_],
                                                               selected);
                 }
@@ -200,11 +204,19 @@ DataFrame Dataset::fetch_level(bool raw) const {
             // them cost as much as the Parquet decoding): the lambda owns what it uses.
             auto vsi =
                 [zip, offset = offset.value_or(0), size = size.value_or(0), key = key.value_or(0),
-                 type = *type, root = src.vsi_root, data_dir = src.vsi_root + "/DATA/",
+                 type = *type, root = parts ? parts->root : src.vsi_root,
+                 part = parts ? part : std::nullopt, data_dir = src.vsi_root + "/DATA/",
                  meta = level_ == 0 ? "/__meta__" : "__meta__"](
                     const metadata::ResultTable::ChunkRows& rows, size_t row, std::string& out) {
                     if (zip) {
                         if (rows.is_null(row, offset) || rows.is_null(row, size)) return false;
+                        if (part) {  // a collection: the row's part, beside the index
+                            if (rows.is_null(row, *part)) return false;
+                            query::write_vsi_subfile(out, rows.get_int(row, offset),
+                                                     rows.get_int(row, size), root);
+                            out += rows.get_string(row, *part);
+                            return true;
+                        }
                         query::write_vsi_subfile(out, rows.get_int(row, offset),
                                                  rows.get_int(row, size), root);
                         return true;
@@ -265,7 +277,7 @@ Dataset load(const std::filesystem::path& path, const LoadOptions& options) {
     format::OpenedDataset opened;
     {
         io::TraceScope trace("load(): open container");
-        opened = format::open_dataset(path);
+        opened = format::open_dataset(path, options.base_path);
     }
     query::StagedLevels levels = query::stage_levels(opened);
     metadata::DuckSession db = [&] {

@@ -34,6 +34,9 @@ void check_required_columns(const format::OpenedDataset& src, size_t level,
     };
     require("id", TypeId::String, "every sample needs an id");
     require("type", TypeId::String, "every sample needs a type, FILE or FOLDER");
+    if (!src.parts_root.empty()) {
+        require("internal:source_file", TypeId::String, "names the part of every row");
+    }
     if (src.format == ContainerFormat::Zip) {
         require("internal:offset", TypeId::Int64, "needed to locate samples inside the ZIP");
         require("internal:size", TypeId::Int64, "needed to locate samples inside the ZIP");
@@ -77,7 +80,15 @@ metadata::ResultTable::HiddenRows padding_rows(size_t id) {
     return {id, std::string(kPaddingPrefix)};
 }
 
+std::string root_sql(const DatasetContext& ctx) {
+    return ctx.parts ? collection_root_sql(*ctx.parts) : quote_literal(ctx.source.vsi_root);
+}
+
 void collect_sources(const DatasetContext& ctx, std::vector<std::filesystem::path>& out) {
+    if (ctx.parts) {
+        for (const std::string& file : ctx.parts->files) out.push_back(ctx.parts->root + file);
+        return;
+    }
     if (!ctx.concat) {
         out.push_back(ctx.source.path);
         return;
@@ -137,11 +148,12 @@ void define_level_views(metadata::DuckSession& db, const DatasetContext& ctx,
     }
     for (size_t i = 0; i < ctx.level_files.size(); ++i) {
         const std::string table = prefix + "level" + std::to_string(i) + "_table";
-        db.exec("CREATE VIEW " + table + " AS SELECT * FROM read_parquet(" +
-                quote_literal(ctx.level_files[i]) + ")");
+        db.exec("CREATE VIEW " + table + " AS " +
+                (ctx.parts
+                     ? collection_table_sql(*ctx.parts, i, ctx.level_files[i], ctx.level_columns[i])
+                     : "SELECT * FROM read_parquet(" + quote_literal(ctx.level_files[i]) + ")"));
         db.exec("CREATE VIEW " + prefix + "level" + std::to_string(i) + " AS " +
-                level_view_sql(table, ctx.level_columns[i], ctx.source.format,
-                               quote_literal(ctx.source.vsi_root), i));
+                level_view_sql(table, ctx.level_columns[i], ctx.source.format, root_sql(ctx), i));
     }
 }
 
@@ -149,7 +161,7 @@ StagedLevels stage_levels(const format::OpenedDataset& opened) {
     io::TraceScope trace("load(): level files");
     StagedLevels out;
     for (const format::LevelSource& level : opened.levels) {
-        if (opened.format == ContainerFormat::Zip || level.source) {
+        if (level.file.empty()) {  // a range of an archive (ZIP, __TACOCAT__, remote file)
             auto mem = std::make_unique<io::MemFd>("taco-level");
             const auto& from = level.source ? level.source : opened.archive;
             from->copy_to_fd(level.offset, level.size, mem->fd(), level.name);
@@ -175,7 +187,7 @@ std::shared_ptr<DatasetContext> make_context(format::OpenedDataset opened, Stage
     std::lock_guard lock(ctx->db_mutex);
     configure_reader_session(db);
 
-    if (src.archive) ctx->archives.emplace(src.vsi_root, src.archive);
+    if (src.archive && src.parts_root.empty()) ctx->archives.emplace(src.vsi_root, src.archive);
     for (size_t i = 0; i < src.levels.size(); ++i) {
         try {
             ctx->level_columns.push_back(metadata::describe_query(
@@ -188,6 +200,14 @@ std::shared_ptr<DatasetContext> make_context(format::OpenedDataset opened, Stage
         check_required_columns(src, i, ctx->level_columns.back());
     }
     if (!ctx->level_files.empty()) check_root_count(src, db, ctx->level_files[0]);
+    if (!src.parts_root.empty()) {
+        ctx->parts = index_collection(db, src, ctx->level_files, ctx->level_columns);
+        for (size_t k = 0; k < ctx->parts->files.size(); ++k) {
+            if (ctx->parts->sources[k])
+                ctx->archives.emplace(ctx->parts->root + ctx->parts->files[k],
+                                      ctx->parts->sources[k]);
+        }
+    }
     define_level_views(db, *ctx, "");
     db.exec("CREATE VIEW data AS SELECT * FROM level0");
     return ctx;

@@ -16,6 +16,7 @@
 #include "io/memfd.hpp"
 #include "metadata/duckdb_session.hpp"
 #include "metadata/result_table.hpp"
+#include "query/collection_views.hpp"
 
 namespace taco::query {
 
@@ -80,6 +81,8 @@ struct DatasetContext {
     std::vector<std::vector<ColumnType>> level_columns;
     /// Set for a concatenated dataset.
     std::shared_ptr<const ConcatPlan> concat;
+    /// Set for a collection (`.tacocat/`, `__TACOCAT__`): its parts and their id shifts.
+    std::shared_ptr<const CollectionParts> parts;
     /// Every archive `internal:gdal_vsi` paths may point into, by VSI root (one per ZIP part).
     std::unordered_map<std::string, std::shared_ptr<io::ByteSource>, StringHash, std::equal_to<>>
         archives;
@@ -90,6 +93,10 @@ struct DatasetContext {
 
     const std::string& name() const { return source.vsi_root; }
 };
+
+/// The SQL expression of the VSI root of a loaded dataset's rows: its path as a literal, or
+/// (collection) the path of each row's part.
+std::string root_sql(const DatasetContext& ctx);
 
 /// The first column called `name`, or nullptr.
 const ColumnType* find_column(const std::vector<ColumnType>& cols, std::string_view name);

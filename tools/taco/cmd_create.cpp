@@ -21,7 +21,7 @@ namespace {
 
 struct CreateArgs {
     std::string from, output, collection_file, metadata, key = "path", format = "auto";
-    std::string id, description, title, dataset_version, taco_version;
+    std::string id, description, title, dataset_version, taco_version, split_size, group_by;
     std::vector<std::string> licenses, providers, tasks, keywords;
     size_t pad_to = 0;
     bool overwrite = false, json = false, quiet = false;
@@ -96,7 +96,12 @@ int run_create(const CreateArgs& a) {
                            " files, " + human_bytes(p.bytes_done));
         };
     }
-    CreateResult r = format::create(taco, a.output, opts, *db);
+    if (!a.split_size.empty()) opts.split_size = parse_size(a.split_size);
+    opts.group_by = a.group_by;
+    // Multi-part output (src/collection/) writes its parts on threads of its own.
+    CreateResult r = opts.split_size || !opts.group_by.empty()
+                         ? create(taco, a.output, opts)
+                         : format::create(taco, a.output, opts, *db);
     g_session_left_open = db.release();
     bar.finish();
     double seconds =
@@ -111,6 +116,11 @@ int run_create(const CreateArgs& a) {
         j["files"] = r.files;
         j["levels"] = r.level_rows;
         j["seconds"] = seconds;
+        if (!r.parts.empty()) {
+            j["parts"] = nlohmann::ordered_json::array();
+            for (const auto& p : r.parts) j["parts"].push_back(p.string());
+            if (!r.index.empty()) j["index"] = r.index.string();
+        }
         std::cout << j.dump() << "\n";
     } else if (!a.quiet) {
         std::cout << "created " << r.path.string() << " (" << to_string(r.format) << ", "
@@ -119,6 +129,11 @@ int run_create(const CreateArgs& a) {
         for (size_t i = 0; i < r.level_rows.size(); ++i)
             std::cout << (i ? ", " : "") << r.level_rows[i];
         std::cout << " rows) in " << seconds << " s\n";
+        if (r.parts.size() > 1) {
+            std::cout << "  " << r.parts.size() << " parts, first " << r.parts.front().string()
+                      << ", last " << r.parts.back().string() << "; index " << r.index.string()
+                      << "\n";
+        }
     }
     return kExitOk;
 }
@@ -164,6 +179,12 @@ Command make_create_command() {
         sub->add_option("--format", args->format, "Container: auto, zip or folder")
             ->check(CLI::IsMember({"auto", "zip", "folder"}))
             ->capture_default_str();
+        sub->add_option("--split-size", args->split_size,
+                        "Write ZIP parts <stem>_part0001.tacozip.. of at most SIZE sample bytes "
+                        "(e.g. 4GB, 512MiB) and their .tacocat/ index");
+        sub->add_option("--group-by", args->group_by,
+                        "Write one ZIP part <stem>_<value>.tacozip per value of this level-0 "
+                        "column, and their .tacocat/ index");
         sub->add_flag("--overwrite", args->overwrite,
                       "Replace OUTPUT if it exists (only once the new one is complete)");
         sub->add_flag("--json", args->json, "Print a JSON summary instead of text");

@@ -42,6 +42,12 @@ Json extent_json(const Dataset& ds) {
     return j;
 }
 
+// A collection index (.tacocat/ or __TACOCAT__) is loaded under the index's own path.
+bool is_collection(const Dataset& ds) {
+    const std::string leaf = ds.path().filename().string();
+    return leaf == ".tacocat" || leaf == "__TACOCAT__";
+}
+
 Json optional_json(const std::optional<std::string>& s) {
     return s ? Json(*s) : Json(nullptr);
 }
@@ -53,6 +59,12 @@ void print_text(const Dataset& ds, const std::vector<LevelSummary>& levels) {
     line("id:", ds.id());
     if (ds.title()) line("title:", *ds.title());
     line("format:", std::string(to_string(ds.format())) + "  " + ds.path().string());
+    if (is_collection(ds)) {
+        const auto parts = ds.sources();
+        line("parts:", std::to_string(parts.size()) + " ZIP parts, " +
+                           (parts.empty() ? std::string() : parts.front().filename().string()) +
+                           (parts.size() > 1 ? " .. " + parts.back().filename().string() : ""));
+    }
     line("taco_version:", ds.taco_version());
     line("dataset_version:", ds.version());
     if (!ds.description().empty()) line("description:", ds.description());
@@ -101,6 +113,10 @@ int run_info(const InfoArgs& a) {
     j["description"] = ds.description();
     j["format"] = to_string(ds.format());
     j["path"] = ds.path().string();
+    if (is_collection(ds)) {
+        j["parts"] = Json::array();
+        for (const auto& p : ds.sources()) j["parts"].push_back(p.string());
+    }
     j["taco_version"] = ds.taco_version();
     j["dataset_version"] = ds.version();
     j["licenses"] = ds.licenses();

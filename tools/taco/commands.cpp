@@ -15,6 +15,8 @@ std::vector<Command> all_commands() {
     cmds.push_back(make_sql_command());
     cmds.push_back(make_cat_command());
     cmds.push_back(make_validate_command());
+    cmds.push_back(make_tacocat_command());
+    cmds.push_back(make_tacollection_command());
     cmds.push_back(make_cache_command());
     return cmds;
 }

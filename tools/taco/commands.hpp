@@ -39,6 +39,8 @@ Command make_ls_command();
 Command make_sql_command();
 Command make_cat_command();
 Command make_validate_command();
+Command make_tacocat_command();
+Command make_tacollection_command();
 Command make_cache_command();
 
 }  // namespace taco::cli

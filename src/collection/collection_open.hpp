@@ -1,0 +1,33 @@
+// Finding and opening a collection index (spec §6.5, §8.1; FORMAT.md §6): the `.tacocat/`
+// folder the reference writes today and the single file `__TACOCAT__`. The result is an
+// OpenedDataset whose level tables are the consolidated ones (every row names its part in
+// `internal:source_file`) and whose `parts_root` says where the parts are.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "format/dataset_open.hpp"
+
+namespace taco::collection {
+
+enum class IndexLayout { Folder, File };
+
+struct IndexLocation {
+    IndexLayout layout = IndexLayout::Folder;
+    std::filesystem::path index;      // the .tacocat directory or the __TACOCAT__ file
+    std::filesystem::path parts_dir;  // where the parts are unless base_path says otherwise
+};
+
+/// Where the index of `path` is, when `path` is one: a directory named `.tacocat`, a file named
+/// `__TACOCAT__`, or a directory without COLLECTION.json holding `.tacocat/COLLECTION.json` or
+/// `__TACOCAT__` (tacoreader's order: a FOLDER dataset's own COLLECTION.json wins).
+std::optional<IndexLocation> find_index(const std::filesystem::path& path);
+
+/// Opens the index: COLLECTION.json parsed, every level table located (files of `.tacocat/`,
+/// ranges of `__TACOCAT__`, each checked to look like Parquet). `base_path` (spec §8.1), when
+/// not empty, replaces the directory of the parts. FormatError naming the file otherwise.
+format::OpenedDataset open_index(const IndexLocation& where, const std::string& base_path);
+
+}  // namespace taco::collection

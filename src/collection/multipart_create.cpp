@@ -1,0 +1,301 @@
+#include "collection/multipart_create.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "collection/tacocat_file.hpp"
+#include "collection/tacocat_write.hpp"
+#include "io/parallel.hpp"
+#include "io/staged_output.hpp"
+#include "taco/errors.hpp"
+
+namespace fs = std::filesystem;
+
+namespace taco {
+
+uint64_t parse_size(const std::string& text) {
+    std::string s;
+    for (char c : text)
+        if (!std::isspace(static_cast<unsigned char>(c)))
+            s += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    size_t digits = 0;
+    while (digits < s.size() &&
+           (std::isdigit(static_cast<unsigned char>(s[digits])) || s[digits] == '.'))
+        ++digits;
+    const std::string number = s.substr(0, digits), unit = s.substr(digits);
+    static const std::map<std::string, double> units = {{"", 1},
+                                                        {"B", 1},
+                                                        {"K", 1024.0},
+                                                        {"KB", 1024.0},
+                                                        {"KIB", 1024.0},
+                                                        {"M", 1048576.0},
+                                                        {"MB", 1048576.0},
+                                                        {"MIB", 1048576.0},
+                                                        {"G", 1073741824.0},
+                                                        {"GB", 1073741824.0},
+                                                        {"GIB", 1073741824.0},
+                                                        {"T", 1099511627776.0},
+                                                        {"TB", 1099511627776.0},
+                                                        {"TIB", 1099511627776.0}};
+    const auto u = units.find(unit);
+    double value = 0;
+    bool ok = !number.empty() && std::count(number.begin(), number.end(), '.') <= 1 &&
+              number.front() != '.' && number.back() != '.' && u != units.end();
+    if (ok) {
+        value = std::stod(number) * u->second;
+        ok = value >= 1 && value < 1.8e19;
+    }
+    if (!ok) {
+        throw SchemaError("invalid size '" + text +
+                          "': expected a positive number of bytes with an optional unit, e.g. "
+                          "4GB, 512MB, 100KiB or 2048");
+    }
+    return static_cast<uint64_t>(std::floor(value));
+}
+
+namespace collection {
+namespace {
+
+bool is_padding(const Sample& s) {
+    return s.id().rfind("__TACOPAD__", 0) == 0;
+}
+
+// tacotoolbox's _sanitize_filename: unsafe characters become '_', runs of '_' and blanks one
+// '_', none at either end.
+std::string safe_file_part(const std::string& value) {
+    std::string out;
+    for (char c : value) {
+        const bool unsafe = std::string_view("/\\:*?\"<>|'").find(c) != std::string_view::npos;
+        const bool sep = unsafe || c == '_' || std::isspace(static_cast<unsigned char>(c));
+        if (sep) {
+            if (out.empty() || out.back() != '_') out += '_';
+        } else {
+            out += c;
+        }
+    }
+    while (!out.empty() && out.front() == '_') out.erase(out.begin());
+    while (!out.empty() && out.back() == '_') out.pop_back();
+    return out;
+}
+
+// The group key as Python's str() writes the value (what tacotoolbox names files by).
+std::optional<std::string> key_of(const Sample& s, const std::string& column) {
+    if (column == "id") return s.id();
+    if (column == "type") return std::string(s.is_file() ? "FILE" : "FOLDER");
+    const Value* v = s.get(column);
+    if (!v || v->is_null()) return std::nullopt;
+    switch (v->type().id()) {
+        case TypeId::String:
+            return v->as_string();
+        case TypeId::Bool:
+            return std::string(v->as_bool() ? "True" : "False");
+        case TypeId::Int32:
+        case TypeId::Int64:
+            return std::to_string(v->as_int());
+        default:
+            return v->to_display();
+    }
+}
+
+struct Chunk {
+    std::string name;  // file name of the part
+    std::vector<Sample> samples;
+};
+
+std::vector<std::vector<Sample>> split_by_size(const std::vector<Sample>& samples, uint64_t max) {
+    std::vector<std::vector<Sample>> out;
+    std::vector<Sample> current;
+    uint64_t size = 0;
+    for (const Sample& s : samples) {
+        if (max > 0 && !current.empty() && size + s.size() > max) {
+            out.push_back(std::move(current));
+            current.clear();
+            size = 0;
+        }
+        current.push_back(s);
+        size += s.size();
+    }
+    if (!current.empty()) out.push_back(std::move(current));
+    return out;
+}
+
+std::string part_suffix(size_t k) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "_part%04zu", k + 1);
+    return buf;
+}
+
+std::vector<Chunk> plan_chunks(const Taco& taco, const std::string& stem, const std::string& ext,
+                               const CreateOptions& options) {
+    std::vector<Sample> samples;
+    for (const Sample& s : taco.root().samples())
+        if (!is_padding(s)) samples.push_back(s);
+    std::vector<Chunk> out;
+    if (options.group_by.empty()) {
+        auto pieces = split_by_size(samples, options.split_size);
+        if (pieces.size() == 1) return {{stem + ext, std::move(pieces[0])}};
+        for (size_t k = 0; k < pieces.size(); ++k)
+            out.push_back({stem + part_suffix(k) + ext, std::move(pieces[k])});
+        return out;
+    }
+    const std::string& column = options.group_by;
+    if (column != "id" && column != "type") {
+        const auto& schema = taco.root().schema();
+        const bool known = std::any_of(schema.begin(), schema.end(),
+                                       [&](const ColumnType& c) { return c.name == column; });
+        if (!known) {
+            std::string names = "id, type";
+            for (const ColumnType& c : schema) names += ", " + c.name;
+            throw SchemaError("group_by: level 0 has no column '" + column +
+                              "' (its columns: " + names + ")");
+        }
+    }
+    std::vector<std::string> order;
+    std::map<std::string, std::vector<Sample>> groups;
+    std::vector<std::string> missing;
+    for (const Sample& s : samples) {
+        const auto key = key_of(s, column);
+        if (!key) {
+            missing.push_back(s.id());
+            continue;
+        }
+        if (!groups.count(*key)) order.push_back(*key);
+        groups[*key].push_back(s);
+    }
+    if (!missing.empty()) {
+        std::string list;
+        for (size_t i = 0; i < missing.size() && i < 10; ++i)
+            list += (i ? ", " : "") + std::string("'") + missing[i] + "'";
+        if (missing.size() > 10) list += ", ... (" + std::to_string(missing.size()) + " in all)";
+        throw SchemaError("group_by '" + column +
+                          "': samples without a value cannot be put in a "
+                          "part: " +
+                          list);
+    }
+    std::map<std::string, std::string> taken;  // safe name -> original value
+    for (const std::string& key : order) {
+        const std::string safe = safe_file_part(key);
+        if (safe.empty()) {
+            throw SchemaError("group_by '" + column + "': value '" + key +
+                              "' leaves nothing to name a file by");
+        }
+        const auto [it, fresh] = taken.emplace(safe, key);
+        if (!fresh) {
+            throw SchemaError("group_by '" + column + "': values '" + it->second + "' and '" + key +
+                              "' give the same file name '" + stem + "_" + safe + ext + "'");
+        }
+        auto pieces = split_by_size(groups[key], options.split_size);
+        if (pieces.size() == 1) {
+            out.push_back({stem + "_" + safe + ext, std::move(pieces[0])});
+            continue;
+        }
+        for (size_t k = 0; k < pieces.size(); ++k)
+            out.push_back({stem + "_" + safe + part_suffix(k) + ext, std::move(pieces[k])});
+    }
+    return out;
+}
+
+}  // namespace
+
+CreateResult create_parts(const Taco& taco, const fs::path& output, const CreateOptions& options) {
+    std::string ext = output.extension().string();
+    std::string lower = ext;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
+    const bool zip =
+        options.format == ContainerFormat::Zip ||
+        (options.format == ContainerFormat::Auto && (lower == ".zip" || lower == ".tacozip"));
+    if (!zip) {
+        throw SchemaError(
+            "split_size and group_by write ZIP parts; give a .tacozip/.zip output "
+            "(got '" +
+            output.string() + "')");
+    }
+    const fs::path dir = fs::absolute(output).lexically_normal().parent_path();
+    const std::vector<Chunk> chunks = plan_chunks(taco, output.stem().string(), ext, options);
+
+    CreateOptions single = options;
+    single.split_size = 0;
+    single.group_by.clear();
+    single.format = ContainerFormat::Zip;
+    if (chunks.size() == 1 && options.group_by.empty()) {
+        CreateResult r = create(taco, output, single);
+        r.parts = {r.path};
+        return r;
+    }
+
+    // Every target is reserved (and checked not to exist) before anything is written.
+    std::vector<std::unique_ptr<io::StagedOutput>> staged;
+    for (const Chunk& c : chunks)
+        staged.push_back(std::make_unique<io::StagedOutput>(dir / c.name, options.overwrite));
+    std::unique_ptr<io::StagedOutput> index;
+    if (chunks.size() > 1) {
+        index = std::make_unique<io::StagedOutput>(dir / kTacocatFolderName, options.overwrite);
+    }
+
+    // Progress over all parts: each part reports its own bytes, summed here.
+    std::mutex progress_mutex;
+    CreateProgress total;
+    std::vector<CreateProgress> per_part(chunks.size());
+    for (const Chunk& c : chunks) {
+        for (const Sample& s : c.samples) total.bytes_total += s.size();
+    }
+    std::vector<CreateResult> results(chunks.size());
+    single.overwrite = false;
+    io::parallel_for(chunks.size(), 0, [&](size_t k) {
+        CollectionInfo info = taco.info();
+        info.extent.reset();  // each part computes its own, as the reference does
+        const Taco part(Tortilla(chunks[k].samples), info);
+        CreateOptions opts = single;
+        if (options.progress) {
+            opts.progress = [&, k](const CreateProgress& p) {
+                std::lock_guard lock(progress_mutex);
+                per_part[k] = p;
+                CreateProgress sum;
+                sum.bytes_total = total.bytes_total;
+                for (const CreateProgress& q : per_part) {
+                    sum.bytes_done += q.bytes_done;
+                    sum.files_done += q.files_done;
+                    sum.files_total += q.files_total;
+                }
+                options.progress(sum);
+            };
+        }
+        results[k] = create(part, staged[k]->staging(), opts);
+    });
+
+    CreateResult out;
+    out.format = ContainerFormat::Zip;
+    if (index) {
+        std::vector<fs::path> paths;
+        std::vector<std::string> names;
+        for (size_t k = 0; k < chunks.size(); ++k) {
+            paths.push_back(staged[k]->staging());
+            names.push_back(chunks[k].name);
+        }
+        write_tacocat_at(paths, names, index->staging(), TacocatFormat::Folder);
+    }
+    for (size_t k = 0; k < chunks.size(); ++k) {
+        staged[k]->commit();
+        out.parts.push_back(staged[k]->target());
+        out.bytes += results[k].bytes;
+        out.files += results[k].files;
+        if (out.level_rows.size() < results[k].level_rows.size())
+            out.level_rows.resize(results[k].level_rows.size());
+        for (size_t l = 0; l < results[k].level_rows.size(); ++l)
+            out.level_rows[l] += results[k].level_rows[l];
+    }
+    if (index) {
+        index->commit();
+        out.index = index->target();
+    }
+    out.path = out.parts.front();
+    return out;
+}
+
+}  // namespace collection
+}  // namespace taco

@@ -1,0 +1,20 @@
+// Writing a collection index at a staging path, for create_tacocat and the multi-part create
+// (whose parts are still under their staging names while the index is written).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "taco/tacocat.hpp"
+
+namespace taco::collection {
+
+/// Reads `paths` (TACO ZIPs, in order), names them `names` in `internal:source_file` (their
+/// file names when empty) and writes the index at `staging`: a new directory (Folder) or file
+/// (File). Errors as create_tacocat.
+void write_tacocat_at(const std::vector<std::filesystem::path>& paths,
+                      const std::vector<std::string>& names, const std::filesystem::path& staging,
+                      TacocatFormat format);
+
+}  // namespace taco::collection

@@ -1,0 +1,45 @@
+// The level views of a collection (`.tacocat/`, `__TACOCAT__`): rows name their part in
+// `internal:source_file`, their `internal:gdal_vsi` points into that part, and the ids of every
+// part are shifted so they stay unique across parts (cascade joins and navigation never cross
+// parts; the reference leaves them colliding, FORMAT.md §6.1).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "format/dataset_open.hpp"
+#include "metadata/duckdb_session.hpp"
+
+namespace taco::query {
+
+/// The parts of a loaded collection, in order of first appearance in its level tables.
+struct CollectionParts {
+    std::string root;                ///< directory of the parts, ending in '/' (parts_root)
+    std::vector<std::string> files;  ///< bare file names, as internal:source_file gives them
+    /// [level][part]: what that part's internal:current_id values are shifted by (the rows of
+    /// the parts before it at that level); internal:parent_id follows the level above.
+    std::vector<std::vector<int64_t>> id_base;
+    /// One byte source per part (nullptr for a remote root: opened when read), in `files` order.
+    std::vector<std::shared_ptr<io::ByteSource>> sources;
+};
+
+/// Reads which parts each level table names (one grouped scan of `internal:source_file` per
+/// level), opens every part and checks that each range `[offset, offset + size)` of a level
+/// lies inside its part. FormatError when a row has no part, a part name is not a bare file
+/// name, or a range points past the end of its part; IoError naming the part and the index when
+/// a part is missing.
+std::shared_ptr<const CollectionParts> index_collection(
+    metadata::DuckSession& db, const format::OpenedDataset& opened,
+    const std::vector<std::string>& level_files,
+    const std::vector<std::vector<ColumnType>>& level_columns);
+
+/// The raw table of level `level` (read_parquet of `file`) with ids shifted per part.
+std::string collection_table_sql(const CollectionParts& parts, size_t level,
+                                 const std::string& file, const std::vector<ColumnType>& columns);
+
+/// The SQL expression of a row's VSI root: its part's path.
+std::string collection_root_sql(const CollectionParts& parts);
+
+}  // namespace taco::query
