@@ -63,7 +63,9 @@ TEST(CollectionLoad, SingleFileIndexRoundTrips) {
     fs::create_directories(dir / "file");
     const auto written = create_tacocat(r.parts, dir / "file", TacocatFormat::File);
     EXPECT_EQ(written.filename(), "__TACOCAT__");
-    const Dataset ds = load(written, dir.path().string());
+    LoadOptions options;
+    options.base_path = dir.path().string();
+    const Dataset ds = load(written, options);
     EXPECT_EQ(ds.data().rows(), 6u);
     EXPECT_EQ(ds.data().read_bytes("s103"), sample_bytes("s103"));
     // The same index without base_path looks for the parts beside it, and names the first.
