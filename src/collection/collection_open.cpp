@@ -73,7 +73,7 @@ format::OpenedDataset open_folder_index(const IndexLocation& where) {
     for (size_t i = 0; i < kTacocatMaxLevels; ++i) {
         const std::string file = "level" + std::to_string(i) + ".parquet";
         if (!path_exists(where.index / file)) break;
-        format::LevelSource level{".tacocat/" + file, where.index / file, 0, 0};
+        format::LevelSource level{".tacocat/" + file, where.index / file, 0, 0, nullptr};
         auto src = io::open_local_source(level.file);
         check_parquet(*src, 0, src->size(), level.name);
         out.levels.push_back(std::move(level));
@@ -96,7 +96,7 @@ format::OpenedDataset open_file_index(const IndexLocation& where) {
     const TacocatHeader header = decode_tacocat_header(head, n, src.size(), src.name());
     for (size_t i = 0; i < header.levels.size(); ++i) {
         const auto [offset, size] = header.levels[i];
-        format::LevelSource level{"level" + std::to_string(i) + ".parquet", {}, offset, size};
+        format::LevelSource level{"level" + std::to_string(i) + ".parquet", {}, offset, size, nullptr};
         check_parquet(src, offset, size, level.name);
         out.levels.push_back(std::move(level));
     }
