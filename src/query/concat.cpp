@@ -7,6 +7,7 @@
 
 #include "format/collection_json.hpp"
 #include "query/dataset_context.hpp"
+#include "query/flat_views.hpp"
 #include "taco/dataset.hpp"
 #include "taco/errors.hpp"
 
@@ -205,9 +206,11 @@ Dataset concat(const std::vector<Dataset>& inputs, ColumnMode mode) {
                              "; concatenate level-0 views (load() results and their sql())");
         }
         if (d.format() != first.format()) {
-            throw SchemaError("concat(): cannot mix containers: " + name_of(first, 0) + " is " +
-                              to_string(first.format()) + ", " + name_of(d, k) + " is " +
-                              to_string(d.format()));
+            throw SchemaError(
+                "concat(): cannot concatenate datasets with different formats; "
+                "cannot mix containers: " +
+                name_of(first, 0) + " is " + to_string(first.format()) + ", " + name_of(d, k) +
+                " is " + to_string(d.format()));
         }
         if (k > 0) check_pit(first, d, k);
         if (d.level_count() != first.level_count()) {
@@ -260,6 +263,7 @@ Dataset concat(const std::vector<Dataset>& inputs, ColumnMode mode) {
     query::define_concat_views(db, *plan, ctx->source.format, "");
     db.exec("CREATE VIEW data AS SELECT * FROM level0");
     ctx->level_columns = plan->columns;
+    query::define_flat_views(db, ctx->level_columns);
     ctx->concat = std::move(plan);
     return Dataset(ctx, kBaseView, 0, false);
 }

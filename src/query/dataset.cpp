@@ -9,6 +9,7 @@
 #include "metadata/result_table.hpp"
 #include "query/dataframe_impl.hpp"
 #include "query/dataset_context.hpp"
+#include "query/flat_views.hpp"
 #include "query/sql_compose.hpp"
 #include "query/vsi_path.hpp"
 #include "taco/errors.hpp"
@@ -94,6 +95,13 @@ const std::string& Dataset::query() const {
 }
 
 Dataset Dataset::sql(const std::string& query) const {
+    // The catalog's l0..lN show every row; after a filter they follow the current view's rows.
+    if (level_ == 0 && view_sql_ != "SELECT * FROM level0" && query::names_flat_view(query)) {
+        return Dataset(
+            ctx_,
+            query::bind_data_view(view_sql_, query, query::filtered_flat_ctes(ctx_->level_columns)),
+            0);
+    }
     return Dataset(ctx_, query::bind_data_view(view_sql_, query), 0);
 }
 
