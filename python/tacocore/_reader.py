@@ -35,7 +35,9 @@ def load(path: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
             return concat(parts)
         path = path[0]
     logger.debug("load %s (backend %s)", os.fspath(path), backend)
-    return TacoDataset(_core.load(os.fspath(path)), backend=backend)
+    ds = TacoDataset(_core.load(os.fspath(path)), backend=backend)
+    ds._recipe = ("load", os.fspath(path))
+    return ds
 
 
 def concat(datasets: Sequence["TacoDataset"], column_mode: str = "intersection") -> "TacoDataset":
@@ -60,7 +62,9 @@ def concat(datasets: Sequence["TacoDataset"], column_mode: str = "intersection")
     if len(datasets) >= 1 and len({d.format for d in datasets}) > 1:
         logger.debug("concat of different formats: %s", [d.format for d in datasets])
     backend = datasets[0]._backend if datasets else get_backend()
-    return TacoDataset(_core.concat([d._native for d in datasets], column_mode), backend=backend)
+    ds = TacoDataset(_core.concat([d._native for d in datasets], column_mode), backend=backend)
+    ds._recipe = ("concat", datasets, column_mode)
+    return ds
 
 
 def validate(path: Union[str, os.PathLike]) -> list:
@@ -88,6 +92,8 @@ class TacoDataset(FlatMixin):
         self._limit_n: Optional[int] = None
         self._count: Optional[int] = None
         self._table = None
+        # How to open this dataset again in another process (pickling): see __reduce__.
+        self._recipe = parent._recipe if parent else None
         _cache.track(self)
 
     def _drop_cached(self) -> None:
@@ -191,6 +197,16 @@ class TacoDataset(FlatMixin):
         self._closed = True
         self._table = None
 
+    def __reduce__(self):
+        """Pickling (a spawned worker process, e.g. a PyTorch DataLoader with spawn): the worker
+        opens the same files again and gets the same view, backend and sort/limit settings.
+        (A forked worker simply inherits the open dataset.)"""
+        self._check_open()
+        if self._recipe is None:
+            raise TypeError("this TacoDataset was not made by load() or concat() and cannot be pickled")
+        state = (self._sort_by, self._sort_descending, self._limit_n)
+        return (_restore, (self._recipe, self._native.query, self._backend, state))
+
     def __enter__(self) -> "TacoDataset":
         return self
 
@@ -225,6 +241,22 @@ class TacoDataset(FlatMixin):
         from ._html import dataset_html
 
         return dataset_html(self)
+
+
+def _restore(recipe: tuple, query: str, backend: str, state: tuple) -> "TacoDataset":
+    """The dataset a pickle describes: load or concat again, then the same view."""
+    if recipe[0] == "load":
+        ds = load(recipe[1], backend=backend)
+    else:
+        ds = concat(recipe[1], column_mode=recipe[2])
+        ds._backend = backend
+    if ds._native.query != query:
+        # A view's SQL defines `data` itself, so binding it again changes nothing.
+        view = TacoDataset(ds._native.sql(query), ds)
+        view._recipe = ds._recipe
+        ds = view
+    ds._sort_by, ds._sort_descending, ds._limit_n = state
+    return ds
 
 
 def _format_temporal(value: Any) -> str:
