@@ -91,6 +91,37 @@ class FlatMixin:
             return {c: NAVIGATION_COLUMN_DESCRIPTIONS.get(c, "") for c in sorted(columns)}
         return sorted(columns)
 
+    # --- RSUT: structural homogeneity of level 1 ----------------------------------------------------
+    def is_rsut(self) -> bool:
+        """Whether every root FOLDER of the current view has the same child ids (tacoreader's
+        RSUT check; tacocore's writer enforces it, a foreign dataset may break it). Computed
+        once per view; :meth:`verify_rsut` computes it again."""
+        if getattr(self, "_rsut", None) is None:
+            self._rsut = self.verify_rsut()
+        return self._rsut
+
+    def verify_rsut(self) -> bool:
+        """Checks RSUT structural homogeneity of level 1 now (see :meth:`is_rsut`)."""
+        self._check_open()
+        pit = self.pit_schema
+        if pit.root.get("type") == "FILE" or pit.max_depth() == 0:
+            self._rsut = True
+            return True
+        query = """
+            WITH parent_children AS (
+                SELECT l0."internal:current_id" AS parent_id,
+                       STRING_AGG(l1.id, '|' ORDER BY l1.id) AS children_sig
+                FROM {root} l0
+                LEFT JOIN level1 l1 ON l1."internal:parent_id" = l0."internal:current_id"
+                GROUP BY l0."internal:current_id")
+            SELECT COUNT(DISTINCT children_sig) <= 1 AS is_homogeneous FROM parent_children"""
+        try:
+            table = self.sql(query.format(root="data")).data.to_arrow()
+        except _core.TacoQueryError:  # a view without internal:current_id: the whole level 0
+            table = self.sql(query.format(root="level0")).data.to_arrow()
+        self._rsut = bool(table.column(0)[0].as_py()) if table.num_rows else True
+        return self._rsut
+
     # --- the table face of a view (tacoreader 2.4.21's eager sql()) ------------------------------
     def to_native(self) -> Any:
         """The rows of the current view (every column) in the dataset's backend: a pyarrow Table,

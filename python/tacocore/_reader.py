@@ -92,6 +92,7 @@ class TacoDataset(FlatMixin):
         self._limit_n: Optional[int] = None
         self._count: Optional[int] = None
         self._table = None
+        self._rsut: Optional[bool] = None
         # How to open this dataset again in another process (pickling): see __reduce__.
         self._recipe = parent._recipe if parent else None
         _cache.track(self)
@@ -99,6 +100,7 @@ class TacoDataset(FlatMixin):
     def _drop_cached(self) -> None:
         self._count = None
         self._table = None
+        self._rsut = None
 
     # --- collection metadata -------------------------------------------------------------------
     id = property(lambda self: self._native.id, doc="The dataset id (COLLECTION ``id``).")
@@ -233,7 +235,7 @@ class TacoDataset(FlatMixin):
         if temporal:
             lines.append(f"├── Temporal Extent: {_format_temporal(temporal[0])} → {_format_temporal(temporal[1])}")
         lines.append("│")
-        lines.append(f"└── Level 0: {self.pit_schema.root.get('n')} rows (RSUT: True)")
+        lines.append(f"└── Level 0: {self.pit_schema.root.get('n')} rows (RSUT: {self.is_rsut()})")
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:

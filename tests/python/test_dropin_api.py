@@ -318,3 +318,24 @@ def test_repr_and_html(fixture_paths):
     for child in ("item_0", "item_1", "item_2"):
         assert child in page
     assert "(3 samples, 2 levels)" in page
+
+
+def test_rsut_check(nested, fixture_paths, make_taco, tmp_path):
+    assert tacocore.load(nested).is_rsut() is True
+    assert tacocore.load(fixture_paths["reader-zip-flat"]).verify_rsut() is True
+    # A FOLDER dataset whose roots have different children, as foreign writers may produce:
+    # tacocore's writer refuses it, so the level-1 table is edited into the FOLDER copy.
+    import shutil
+
+    import pyarrow.parquet as pq
+
+    copy = tmp_path / "nested"
+    shutil.copytree(fixture_paths["reader-folder-nested"], copy)
+    level1 = copy / "METADATA" / "level1.parquet"
+    table = pq.read_table(level1)
+    ids = table["id"].to_pylist()
+    ids[0] = "renamed"
+    pq.write_table(table.set_column(table.column_names.index("id"), "id", pa.array(ids)), level1)
+    ds = tacocore.load(copy)
+    assert ds.is_rsut() is False and "(RSUT: False)" in repr(ds)
+    assert ds.sql("SELECT * FROM data WHERE id <> 'europe'").verify_rsut() is True
