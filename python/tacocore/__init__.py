@@ -13,6 +13,7 @@ from ._exceptions import (
     TacoFormatError,
     TacoIOError,
     TacoNavigationError,
+    TacoPathNotFoundError,
     TacoPitError,
     TacoQueryError,
     TacoSchemaError,
@@ -35,7 +36,7 @@ from . import schema  # tacoreader's layout: tacocore.schema.PITSchema
 
 # The exceptions are created in the extension; users import (and tracebacks show) them here.
 for _exc in (TacoError, TacoFormatError, TacoSchemaError, TacoPitError, TacoQueryError, TacoIOError,
-             TacoNavigationError, TacoBackendError):
+             TacoNavigationError, TacoBackendError, TacoPathNotFoundError):
     _exc.__module__ = __name__
 del _exc
 
@@ -69,5 +70,6 @@ __all__ = [
     "TacoIOError",
     "TacoNavigationError",
     "TacoBackendError",
+    "TacoPathNotFoundError",
     "__version__",
 ]

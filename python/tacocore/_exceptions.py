@@ -15,6 +15,7 @@ Hierarchy (as tacoreader 2.4, plus ``TacoPitError`` under ``TacoSchemaError``)::
     ├── TacoQueryError        bad SQL, unknown level or column, invalid filter
     ├── TacoNavigationError   read(key) with a position or id that does not exist
     └── TacoBackendError      unknown or unavailable DataFrame backend
+    TacoPathNotFoundError     load() of a missing local path: both TacoIOError and TacoFormatError
 """
 
 from ._core import (
@@ -32,6 +33,12 @@ class TacoBackendError(TacoError):
     """DataFrame backend error: unknown backend name, or its package is not installed."""
 
 
+class TacoPathNotFoundError(TacoIOError, TacoFormatError):
+    """``load()`` of a local path that does not exist. A TacoIOError (what it is) and also a
+    TacoFormatError, which tacoreader raises for a missing directory ("COLLECTION.json not
+    found"), so handlers written for either catch it."""
+
+
 __all__ = [
     "TacoError",
     "TacoFormatError",
@@ -41,4 +48,5 @@ __all__ = [
     "TacoQueryError",
     "TacoNavigationError",
     "TacoBackendError",
+    "TacoPathNotFoundError",
 ]

@@ -7,6 +7,7 @@ import os
 from typing import Any, Optional, Sequence, Union
 
 from . import _cache, _core
+from ._exceptions import TacoPathNotFoundError
 from ._backends import TacoDataFrame, check_backend, frame_class, get_backend
 from ._flat import FlatMixin
 from ._logging import get_logger, progress
@@ -35,9 +36,18 @@ def load(path: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
             return concat(parts)
         path = path[0]
     logger.debug("load %s (backend %s)", os.fspath(path), backend)
-    ds = TacoDataset(_core.load(os.fspath(path)), backend=backend)
+    ds = TacoDataset(_open(os.fspath(path)), backend=backend)
     ds._recipe = ("load", os.fspath(path))
     return ds
+
+
+def _open(path: str) -> "_core.Dataset":
+    try:
+        return _core.load(path)
+    except _core.TacoIOError as exc:
+        if "://" not in path and not os.path.lexists(path):
+            raise TacoPathNotFoundError(f"{exc} (COLLECTION.json not found: the path does not exist)") from None
+        raise
 
 
 def concat(datasets: Sequence["TacoDataset"], column_mode: str = "intersection") -> "TacoDataset":

@@ -339,3 +339,15 @@ def test_rsut_check(nested, fixture_paths, make_taco, tmp_path):
     ds = tacocore.load(copy)
     assert ds.is_rsut() is False and "(RSUT: False)" in repr(ds)
     assert ds.sql("SELECT * FROM data WHERE id <> 'europe'").verify_rsut() is True
+
+
+def test_a_missing_path_is_caught_as_the_reference_raises_it(tmp_path):
+    """tacoreader: TacoIOError for a missing .tacozip, TacoFormatError for a missing directory."""
+    for missing in (tmp_path / "x.tacozip", tmp_path / "x"):
+        for cls in (tacocore.TacoIOError, tacocore.TacoFormatError, tacocore.TacoPathNotFoundError):
+            with pytest.raises(cls, match="no such file"):
+                tacocore.load(missing)
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(tacocore.TacoFormatError, match="COLLECTION.json not found") as err:
+        tacocore.load(tmp_path / "empty")
+    assert not isinstance(err.value, tacocore.TacoIOError)
