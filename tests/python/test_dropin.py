@@ -71,6 +71,8 @@ def test_same_results_as_tacoreader(outputs, backend):
     assert ours["backend"] == ref["backend"] == backend
     assert ours["errors"] == ref["errors"]
     assert ours["get_backend_after_bad_use"] == backend
+    assert ours["load_list"] == ref["load_list"]
+    assert ours["load_list"]["len"] == 4 and ours["load_list"]["pit"]["root"]["n"] == 4
     for path in paths:
         r, o = ref[path], ours[path]
         assert set(o) == set(r)

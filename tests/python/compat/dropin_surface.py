@@ -118,6 +118,14 @@ def dataset_doc(path, backend):
         "position past the end": error(lambda: df.read(len(df))),
         "unknown id": error(lambda: df.read("no-such-sample")),
     }
+    doc["is_taco_dataset"] = isinstance(ds, tacoreader.TacoDataset)
+    doc["repr_data"] = repr(df).replace(path, "<path>")
+    ids = df["id"]
+    doc["column_id"] = norm(ids.to_pylist() if hasattr(ids, "to_pylist") else ids.to_list())
+    via_dataset = ds.read(0)
+    doc["dataset_read"] = (via_dataset.rsplit(",", 1)[0] if isinstance(via_dataset, str)
+                           else [r["id"] for r in rows(via_dataset.head(10))])
+    doc["sql_len"] = len(ds.sql("SELECT * FROM l0"))
     doc["flat"] = {}
     for level in range(ds.pit_schema.max_depth() + 1):
         table = ds.sql(f'SELECT * FROM l{level} ORDER BY "l{level}:id"')
@@ -171,6 +179,10 @@ def main(argv):
             "flat_l1": rows(ds.sql('SELECT "l0:id", "l1:id", "l1:type" FROM l1 ORDER BY "l0:id", "l1:id"')),
             "flatten": [{k: v for k, v in r.items() if k != "gdal_vsi"} for r in rows(ds.flatten())],
         }
+    if concat:
+        both = tacoreader.load(list(concat[0]))
+        out["load_list"] = {"len": len(both.data), "class": type(both.data).__name__,
+                            "pit": both.pit_schema.to_dict()}
     if backend in ("pandas", "polars"):
         df = tacoreader.load(paths[0]).data
         out["protected"] = {c: error(lambda c=c: df.__setitem__(c, ["x"] * len(df)))
