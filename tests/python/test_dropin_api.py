@@ -351,3 +351,19 @@ def test_a_missing_path_is_caught_as_the_reference_raises_it(tmp_path):
     with pytest.raises(tacocore.TacoFormatError, match="COLLECTION.json not found") as err:
         tacocore.load(tmp_path / "empty")
     assert not isinstance(err.value, tacocore.TacoIOError)
+
+
+def test_long_work_shows_a_tqdm_bar_only_when_verbose(fixture_paths, capsys):
+    pair = [fixture_paths["toolbox-zip-nested_a"], fixture_paths["toolbox-zip-nested_b"]]
+    tacocore.load(pair)
+    assert capsys.readouterr().err == ""  # quiet by default
+    logger = logging.getLogger("tacocore")
+    try:
+        tacocore.verbose(True)
+        assert len(tacocore.load(pair).data) == 4
+        assert "load: 100%" in capsys.readouterr().err
+    finally:
+        logger.setLevel(logging.NOTSET)
+        logger.propagate = True
+        for h in [h for h in logger.handlers if getattr(h, "_tacocore_verbose", False)]:
+            logger.removeHandler(h)
