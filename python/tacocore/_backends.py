@@ -369,6 +369,12 @@ class TacoDataFrame:
             raise TacoNavigationError(f"sample {key!r} is a FOLDER; read() into it to reach its files")
         return result
 
+    # --- pickling ----------------------------------------------------------------------------
+    def __reduce__(self):
+        """Pickling (a spawned worker): the rows travel as an Arrow table and the copy navigates
+        from them, as a :meth:`from_arrow` frame (FOLDER children read from their ``__meta__``)."""
+        return (_unpickle_frame, (self.__class__, self.to_arrow(), self._format_type, self._current_level))
+
     # --- display -----------------------------------------------------------------------------
     def __repr__(self) -> str:
         total = len(self)
@@ -565,6 +571,10 @@ class TacoDataFramePolars(TacoDataFrame):
     def group_by(self, *args, **kwargs):
         """``DataFrame.group_by`` (a polars GroupBy, not a TacoDataFrame)."""
         return self.data.group_by(*args, **kwargs)
+
+
+def _unpickle_frame(cls, table, format_type: str, current_level: int) -> TacoDataFrame:
+    return cls.from_arrow(table, format_type, current_level=current_level)
 
 
 _CLASSES = {"pyarrow": TacoDataFrameArrow, "pandas": TacoDataFramePandas, "polars": TacoDataFramePolars}

@@ -367,3 +367,13 @@ def test_long_work_shows_a_tqdm_bar_only_when_verbose(fixture_paths, capsys):
         logger.propagate = True
         for h in [h for h in logger.handlers if getattr(h, "_tacocore_verbose", False)]:
             logger.removeHandler(h)
+
+
+@pytest.mark.parametrize("backend", ["pyarrow", "pandas", "polars"])
+def test_a_frame_pickles_and_still_navigates(nested, backend):
+    df = tacocore.load(nested, backend=backend).data
+    again = pickle.loads(pickle.dumps(df))
+    assert type(again) is type(df) and again.columns == df.columns and len(again) == 3
+    assert again.read("asia").read_bytes("item_2") == df.read("asia").read_bytes("item_2")
+    child = pickle.loads(pickle.dumps(df.read("europe")))
+    assert child.level == 1 and child.read(0) == df.read("europe").read(0)
