@@ -77,8 +77,14 @@ def _section(title: str, count: str, body: str, open_: bool = False) -> str:
 
 def dataset_html(ds: Any) -> str:
     """The HTML of a TacoDataset: header, hierarchy, attributes, fields and the PIT tree."""
+    from ._exceptions import TacoError
+    from ._pit_schema import PITSchema
+
     e = html.escape
-    pit = ds.pit_schema
+    try:
+        pit = ds.pit_schema
+    except TacoError:  # a view whose query fails: the whole dataset's structure
+        pit = PITSchema(ds.collection.get("taco:pit_schema", {}))
     levels = pit.max_depth() + 1
     header = (f'<div class="taco-header"><div class="taco-obj-type">&lt;TacoDataset&gt;</div>'
               f'<div class="taco-obj-name">{e(ds.title or ds.id)}</div>'

@@ -103,6 +103,8 @@ class TacoDataset(FlatMixin):
         self._count: Optional[int] = None
         self._table = None
         self._rsut: Optional[bool] = None
+        # Made by sql(): repr shows the result table, as tacoreader 2.4.21's sql() result prints.
+        self._sql_view = False
         # How to open this dataset again in another process (pickling): see __reduce__.
         self._recipe = parent._recipe if parent else None
         _cache.track(self)
@@ -176,7 +178,9 @@ class TacoDataset(FlatMixin):
         """
         self._check_open()
         logger.debug("sql: %s", query)
-        return TacoDataset(self._native.sql(query), self)
+        view = TacoDataset(self._native.sql(query), self)
+        view._sql_view = True
+        return view
 
     @property
     def data(self) -> "TacoDataFrame":
@@ -232,7 +236,18 @@ class TacoDataset(FlatMixin):
     # --- display ---------------------------------------------------------------------------------
     def __repr__(self) -> str:
         """As tacoreader's: id, version, description, tasks, extent (dates without a midnight
-        time, seconds without fractions) and the level-0 row count of the current view."""
+        time, seconds without fractions) and the level-0 row count of the current view. A view
+        made by ``sql()`` prints its result table instead, as tacoreader 2.4.21's ``sql()``
+        result does (the tree, with the error, if the query fails)."""
+        failure = ""
+        if self._sql_view and not self._closed:
+            try:
+                return repr(self.to_native())
+            except _core.TacoError as exc:
+                failure = f"\n(the view's query fails: {exc})"
+        return self._tree_repr() + failure
+
+    def _tree_repr(self) -> str:
         lines = [f"<TacoDataset '{self.id}'>", f"├── Version: {self.version}"]
         desc = self.description
         lines.append(f"├── Description: {desc[:80] + '...' if len(desc) > 80 else desc}")
@@ -245,13 +260,25 @@ class TacoDataset(FlatMixin):
         if temporal:
             lines.append(f"├── Temporal Extent: {_format_temporal(temporal[0])} → {_format_temporal(temporal[1])}")
         lines.append("│")
-        lines.append(f"└── Level 0: {self.pit_schema.root.get('n')} rows (RSUT: {self.is_rsut()})")
+        try:
+            level0 = f"{self.pit_schema.root.get('n')} rows (RSUT: {self.is_rsut()})"
+        except _core.TacoError:  # a view whose query fails: shown, with the error, by __repr__
+            level0 = "? rows"
+        lines.append(f"└── Level 0: {level0}")
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        """Notebook view: collection fields and the PIT drawn as an SVG tree."""
+        """Notebook view: collection fields and the PIT drawn as an SVG tree (a view made by
+        ``sql()``: its result table, when the backend draws tables)."""
         from ._html import dataset_html
 
+        if self._sql_view and not self._closed:
+            try:
+                table = self.to_native()
+            except _core.TacoError:
+                table = None
+            if hasattr(table, "_repr_html_"):
+                return table._repr_html_()
         return dataset_html(self)
 
 

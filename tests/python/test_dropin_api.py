@@ -377,3 +377,18 @@ def test_a_frame_pickles_and_still_navigates(nested, backend):
     assert again.read("asia").read_bytes("item_2") == df.read("asia").read_bytes("item_2")
     child = pickle.loads(pickle.dumps(df.read("europe")))
     assert child.level == 1 and child.read(0) == df.read("europe").read(0)
+
+
+@pytest.mark.parametrize("backend", ["pyarrow", "pandas", "polars"])
+def test_a_sql_view_prints_as_its_table(nested, backend):
+    ds = tacocore.load(nested, backend=backend)
+    view = ds.sql('SELECT "l0:id", "l1:id" FROM l1 ORDER BY 1, 2')
+    assert repr(view) == repr(view.to_native())
+    assert repr(ds).startswith("<TacoDataset")  # a loaded dataset shows its tree
+    broken = ds.sql("SELECT nope FROM data")
+    assert repr(broken).startswith("<TacoDataset") and "the view's query fails" in repr(broken)
+    assert "<svg" in broken._repr_html_()
+    if backend != "pyarrow":
+        assert view._repr_html_() == view.to_native()._repr_html_()
+    else:
+        assert "<svg" in view._repr_html_()
