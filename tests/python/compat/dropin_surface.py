@@ -126,6 +126,7 @@ def dataset_doc(path, backend):
     doc["dataset_read"] = (via_dataset.rsplit(",", 1)[0] if isinstance(via_dataset, str)
                            else [r["id"] for r in rows(via_dataset.head(10))])
     doc["sql_len"] = len(ds.sql("SELECT * FROM l0"))
+    doc["sql_printed"] = str(ds.sql('SELECT "l0:id", "l0:type" FROM l0 ORDER BY 1'))
     doc["flat"] = {}
     for level in range(ds.pit_schema.max_depth() + 1):
         table = ds.sql(f'SELECT * FROM l{level} ORDER BY "l{level}:id"')
