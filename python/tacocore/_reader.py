@@ -19,20 +19,25 @@ logger = get_logger(__name__)
 
 
 def load(path: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
-         backend: Optional[str] = None) -> "TacoDataset":
+         base_path: Optional[Union[str, os.PathLike]] = None, backend: Optional[str] = None,
+         cache: bool = True) -> "TacoDataset":
     """Opens a TACO dataset: a ``.tacozip``/``.zip`` file or a FOLDER with COLLECTION.json.
 
     A list with one path loads that path; two or more are loaded and combined with
     :func:`concat` (default column mode); an empty list raises TacoQueryError. ``backend``
     ("pyarrow", "pandas", "polars") is the type of ``.data`` for this dataset; by default the one
     set with :func:`tacocore.use` (TacoBackendError for an unknown or missing one).
+
+    The parameters are tacoreader's, in its order. ``base_path`` (where a TACOCAT's ZIP files
+    live) and ``cache`` (the disk cache of remote TACOCATs) concern TACOCAT only: for ZIP and
+    FOLDER datasets tacoreader ignores them, and so does tacocore.
     """
     backend = check_backend(backend if backend is not None else get_backend())
     if isinstance(path, (list, tuple)):
         if not path:
             raise _core.TacoQueryError("Cannot load empty list of paths")
         if len(path) > 1:
-            parts = [load(p, backend=backend) for p in progress(path, len(path), "load")]
+            parts = [load(p, base_path, backend, cache) for p in progress(path, len(path), "load")]
             return concat(parts)
         path = path[0]
     logger.debug("load %s (backend %s)", os.fspath(path), backend)

@@ -392,3 +392,9 @@ def test_a_sql_view_prints_as_its_table(nested, backend):
         assert view._repr_html_() == view.to_native()._repr_html_()
     else:
         assert "<svg" in view._repr_html_()
+
+
+def test_load_takes_tacoreaders_parameters_in_its_order(nested):
+    ds = tacocore.load(nested, None, "polars", False)  # path, base_path, backend, cache
+    assert isinstance(ds.data, tacocore.TacoDataFramePolars)
+    assert len(tacocore.load([nested], base_path="/elsewhere", cache=False).data) == 3
