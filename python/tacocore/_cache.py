@@ -7,6 +7,7 @@ their own clearing function with :func:`on_clear`.
 
 from __future__ import annotations
 
+import logging
 import weakref
 from typing import Any, Callable, List
 
@@ -27,7 +28,9 @@ def on_clear(function: Callable[[], None]) -> None:
 def clear_cache() -> None:
     """Clears every in-memory cache of tacocore (as tacoreader's ``clear_cache``): cached row
     counts and result tables of open datasets, and any cache registered with on_clear()."""
-    for dataset in list(_datasets):
+    datasets = list(_datasets)
+    for dataset in datasets:
         dataset._drop_cached()
+    logging.getLogger("tacocore").debug("clear_cache: %d open dataset(s)", len(datasets))
     for function in _clearers:
         function()

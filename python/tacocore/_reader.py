@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 from typing import Any, Optional, Sequence, Union
 
@@ -43,6 +44,9 @@ def load(path: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
     logger.debug("load %s (backend %s)", os.fspath(path), backend)
     ds = TacoDataset(_open(os.fspath(path)), backend=backend)
     ds._recipe = ("load", os.fspath(path))
+    if logger.isEnabledFor(logging.INFO):
+        logger.info("loaded '%s' from %s: %s, %d level(s), %s root samples", ds.id, os.fspath(path),
+                    ds.format, ds._native.level_count, ds.pit_schema.root.get("n"))
     return ds
 
 
@@ -74,11 +78,10 @@ def concat(datasets: Sequence["TacoDataset"], column_mode: str = "intersection")
         if not isinstance(d, TacoDataset):
             raise TypeError(f"concat() takes TacoDataset objects, got {type(d).__name__}")
         d._check_open()
-    if len(datasets) >= 1 and len({d.format for d in datasets}) > 1:
-        logger.debug("concat of different formats: %s", [d.format for d in datasets])
     backend = datasets[0]._backend if datasets else get_backend()
     ds = TacoDataset(_core.concat([d._native for d in datasets], column_mode), backend=backend)
     ds._recipe = ("concat", datasets, column_mode)
+    logger.info("concatenated %d datasets (column_mode=%s)", len(datasets), column_mode)
     return ds
 
 

@@ -279,6 +279,7 @@ def test_verbose_uses_the_logging_module(nested, caplog):
         tacocore.load(nested).sql("SELECT 1")
         logger.removeHandler(handler)
         assert any("sql: SELECT 1" in r.getMessage() for r in records)
+        assert any(r.levelno == logging.INFO and r.getMessage().startswith("loaded '") for r in records)
         tacocore.verbose(False)
         assert not logger.isEnabledFor(logging.CRITICAL)
         with pytest.raises(ValueError, match="Invalid verbose level"):
