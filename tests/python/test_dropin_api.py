@@ -399,3 +399,22 @@ def test_load_takes_tacoreaders_parameters_in_its_order(nested):
     ds = tacocore.load(nested, None, "polars", False)  # path, base_path, backend, cache
     assert isinstance(ds.data, tacocore.TacoDataFramePolars)
     assert len(tacocore.load([nested], base_path="/elsewhere", cache=False).data) == 3
+
+
+@pytest.mark.parametrize("backend", ["pyarrow", "pandas", "polars"])
+def test_threads_share_a_dataset_and_a_frame(nested, backend):
+    from concurrent.futures import ThreadPoolExecutor
+
+    ds = tacocore.load(nested, backend=backend)
+    df = ds.data
+    derived = df[df["id"] != "americas"] if backend == "pandas" else df
+
+    def work(i):
+        key = ("europe", "americas", "asia")[i % 3]
+        view = ds.sql(f"SELECT * FROM data WHERE id = '{key}'")
+        return (view.count(), len(view.flatten()), df.read(key).read_bytes(i % 3),
+                derived.read("asia").read_bytes(0))
+
+    expected = [work(i) for i in range(24)]
+    with ThreadPoolExecutor(8) as pool:
+        assert list(pool.map(work, range(24))) == expected
