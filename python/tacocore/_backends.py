@@ -132,7 +132,7 @@ def _children_of(vsi: str):
 
 
 def _position(key: Any) -> Union[int, str]:
-    """A read() key: a str id, or a non-negative position (any integer type)."""
+    """A read() key: a str id, or a position (any integer type; the range is checked by the reader)."""
     if isinstance(key, str):
         return key
     position = None
@@ -143,8 +143,6 @@ def _position(key: Any) -> Union[int, str]:
             pass
     if position is None:
         raise TacoNavigationError(f"read() takes a position (int) or an id (str), not {type(key).__name__}")
-    if position < 0:
-        raise TacoNavigationError(f"Position {position} out of range: negative positions are not allowed")
     return position
 
 
@@ -298,8 +296,9 @@ class TacoDataFrame:
         table = self.to_arrow()
         n = table.num_rows
         if isinstance(key, int):
-            if key >= n:
-                raise TacoNavigationError(f"Position {key} out of range [0, {n - 1}]")
+            if key < 0 or key >= n:
+                raise TacoNavigationError(f"Position {key} out of range [0, {n - 1}]"
+                                          + (" (negative positions do not count from the end)" if key < 0 else ""))
             return table.slice(key, 1).to_pylist()[0]
         if "id" not in table.column_names:
             raise TacoNavigationError("Cannot search by ID: 'id' column not found")

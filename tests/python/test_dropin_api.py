@@ -418,3 +418,16 @@ def test_threads_share_a_dataset_and_a_frame(nested, backend):
     expected = [work(i) for i in range(24)]
     with ThreadPoolExecutor(8) as pool:
         assert list(pool.map(work, range(24))) == expected
+
+
+@pytest.mark.parametrize("backend", ["pyarrow", "pandas", "polars"])
+def test_navigation_errors_use_the_reference_words(nested, backend):
+    df = tacocore.load(nested, backend=backend).data
+    derived = df[df["id"] != "x"] if backend == "pandas" else df
+    for frame in (df, derived):
+        with pytest.raises(tacocore.TacoNavigationError, match=r"Position 3 out of range \[0, 2\]"):
+            frame.read(3)
+        with pytest.raises(tacocore.TacoNavigationError, match=r"Position -1 out of range \[0, 2\]"):
+            frame.read(-1)
+        with pytest.raises(tacocore.TacoNavigationError, match="ID 'nope' not found"):
+            frame.read("nope")
