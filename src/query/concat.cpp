@@ -7,7 +7,6 @@
 
 #include "format/collection_json.hpp"
 #include "query/dataset_context.hpp"
-#include "query/flat_views.hpp"
 #include "taco/dataset.hpp"
 #include "taco/errors.hpp"
 
@@ -263,7 +262,6 @@ Dataset concat(const std::vector<Dataset>& inputs, ColumnMode mode) {
     query::define_concat_views(db, *plan, ctx->source.format, "");
     db.exec("CREATE VIEW data AS SELECT * FROM level0");
     ctx->level_columns = plan->columns;
-    query::define_flat_views(db, ctx->level_columns);
     ctx->concat = std::move(plan);
     return Dataset(ctx, kBaseView, 0, false);
 }

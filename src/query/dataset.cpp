@@ -95,8 +95,11 @@ const std::string& Dataset::query() const {
 }
 
 Dataset Dataset::sql(const std::string& query) const {
+    if (!query::names_flat_view(query))
+        return Dataset(ctx_, query::bind_data_view(view_sql_, query), 0);
+    query::ensure_flat_views(*ctx_);
     // The catalog's l0..lN show every row; after a filter they follow the current view's rows.
-    if (level_ == 0 && view_sql_ != "SELECT * FROM level0" && query::names_flat_view(query)) {
+    if (level_ == 0 && view_sql_ != "SELECT * FROM level0") {
         return Dataset(
             ctx_,
             query::bind_data_view(view_sql_, query, query::filtered_flat_ctes(ctx_->level_columns)),

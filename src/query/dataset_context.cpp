@@ -5,7 +5,6 @@
 #include <algorithm>
 
 #include "io/trace.hpp"
-#include "query/flat_views.hpp"
 
 #include "metadata/result_table.hpp"
 #include "taco/errors.hpp"
@@ -184,7 +183,6 @@ std::shared_ptr<DatasetContext> make_context(format::OpenedDataset opened, Stage
     }
     define_level_views(db, *ctx, "");
     db.exec("CREATE VIEW data AS SELECT * FROM level0");
-    define_flat_views(db, ctx->level_columns);
     return ctx;
 }
 

@@ -83,6 +83,8 @@ struct DatasetContext {
     std::unordered_map<std::string, std::shared_ptr<io::ByteSource>, StringHash, std::equal_to<>>
         archives;
     ChildrenCache children;
+    /// The flat views l0..lN are created by the first sql() that names one (flat_views.hpp).
+    bool flat_views_defined = false;
 
     const std::string& name() const { return source.vsi_root; }
 };

@@ -61,6 +61,13 @@ void define_flat_views(metadata::DuckSession& db,
     }
 }
 
+void ensure_flat_views(DatasetContext& ctx) {
+    std::lock_guard lock(ctx.db_mutex);
+    if (ctx.flat_views_defined) return;
+    define_flat_views(ctx.db, ctx.level_columns);
+    ctx.flat_views_defined = true;
+}
+
 std::string filtered_flat_ctes(const std::vector<std::vector<ColumnType>>& level_columns) {
     if (level_columns.empty() || !has_column(level_columns[0], kCurrentId)) return "";
     const std::string id = quote_identifier(std::string(kCurrentId));

@@ -1,7 +1,7 @@
 // tacoreader 2.4's flat views `l0`..`lN` for user SQL: view `l{i}` is level i with every ancestor
 // joined along the parent ids, each column prefixed by its level ("l1:id", "l0:cloud_cover").
-// Defined next to the level views at load and concat; dataset.cpp re-binds them to a filtered
-// view so that a chained sql() sees only the descendants of the rows it kept.
+// Defined over the level views by the first sql() that names one; dataset.cpp re-binds them to a
+// filtered view so that a chained sql() sees only the descendants of the rows it kept.
 #pragma once
 
 #include <string>
@@ -23,6 +23,12 @@ std::string flat_view_sql(const std::vector<std::vector<ColumnType>>& level_colu
 /// CREATE VIEW l0 .. l{N} over the views level0 .. level{N} (those flat_view_sql can build).
 void define_flat_views(metadata::DuckSession& db,
                        const std::vector<std::vector<ColumnType>>& level_columns);
+
+struct DatasetContext;
+
+/// Defines the flat views in `ctx`'s connection once (under its lock): load() does not pay for
+/// views most datasets never use.
+void ensure_flat_views(DatasetContext& ctx);
 
 /// Common table expressions (without WITH) that shadow l0..lN with the same views restricted to
 /// the rows of the current view `data` (matched on internal:current_id) and their descendants.
