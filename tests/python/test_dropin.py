@@ -83,6 +83,8 @@ def test_same_results_as_tacoreader(outputs, backend):
             else:
                 assert o[key] == r[key], f"{path}: {key!r} differs ({backend})"
     if backend in ("pandas", "polars"):
+        assert ours["derived"] == ref["derived"]
+        assert len(ours["derived"]) == len(paths)
         assert ours["protected"] == ref["protected"] == {
             "id": "ValueError", "type": "ValueError", "internal:gdal_vsi": "ValueError"}
         assert ours["free_column"] == ref["free_column"] == "note"

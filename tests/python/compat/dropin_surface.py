@@ -141,6 +141,38 @@ def dataset_doc(path, backend):
     return doc
 
 
+def target(result):
+    """What a read() gave: a FILE path (archive part dropped) or the ids of a FOLDER's children."""
+    def short(vsi):
+        return vsi.rsplit(",", 1)[0] if vsi.startswith("/vsisubfile/") else vsi[-30:]
+
+    if isinstance(result, str):
+        return short(result)
+    return [[r["id"], short(r["internal:gdal_vsi"])] for r in rows(result.head(len(result)))]
+
+
+def derived_frames(path, backend):
+    """The backend's own operations on .data, then read() on the result (rows found again)."""
+    df = tacoreader.load(path).data
+    last = rows(df.tail(1))[0]["id"]
+    out = {}
+    if backend == "pandas":
+        out["mask"] = target(df[df["id"] == last].read(0))
+        out["query"] = target(df.query(f"id != '{last}'").read(0))
+        out["sort_values"] = target(df.sort_values("id", ascending=False).read(0))
+        out["assign"] = target(df.assign(extra=1).read(last))
+        out["columns"] = target(df[["id", "type", "internal:gdal_vsi"]].read(0))
+    else:
+        import polars as pl
+
+        out["filter"] = target(df.filter(pl.col("id") == last).read(0))
+        out["sort"] = target(df.sort("id", descending=True).read(0))
+        out["select"] = target(df.select(["id", "type", "internal:gdal_vsi"]).read(last))
+        out["with_columns"] = target(df.with_columns(pl.lit(1).alias("extra")).read(0))
+        out["limit"] = [len(df.limit(1)), target(df.limit(1).read(0))]
+    return out
+
+
 def main(argv):
     backend = argv[1]
     tacoreader.use(backend)
@@ -185,6 +217,7 @@ def main(argv):
         out["load_list"] = {"len": len(both.data), "class": type(both.data).__name__,
                             "pit": both.pit_schema.to_dict()}
     if backend in ("pandas", "polars"):
+        out["derived"] = {path: derived_frames(path, backend) for path in paths}
         df = tacoreader.load(paths[0]).data
         out["protected"] = {c: error(lambda c=c: df.__setitem__(c, ["x"] * len(df)))
                             for c in ("id", "type", "internal:gdal_vsi")}
