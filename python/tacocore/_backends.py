@@ -310,7 +310,15 @@ class TacoDataFrame:
     def _native_position(self, row: dict) -> Optional[int]:
         """Where a row of a derived frame sits in the native table (by its gdal_vsi)."""
         vsi = row.get("internal:gdal_vsi")
-        if self._native is None or vsi is None:
+        if self._native is None:
+            return None
+        if vsi is None:
+            # A selection without the path column: the sample is found by its id instead.
+            if "internal:gdal_vsi" not in row and isinstance(row.get("id"), str):
+                try:
+                    return self._native.position_of(row["id"])
+                except TacoNavigationError:
+                    return None
             return None
         if self._vsi_index is None:
             import pyarrow as pa

@@ -431,3 +431,9 @@ def test_navigation_errors_use_the_reference_words(nested, backend):
             frame.read(-1)
         with pytest.raises(tacocore.TacoNavigationError, match="ID 'nope' not found"):
             frame.read("nope")
+
+
+def test_a_selection_without_the_path_column_still_navigates(nested):
+    pdf = tacocore.load(nested, backend="pandas").data
+    only_ids = pdf[["id", "type"]]
+    assert only_ids.read("asia").to_arrow() == pdf.read("asia").to_arrow()
