@@ -156,6 +156,13 @@ class FlatMixin:
     def __getitem__(self, key: Any) -> Any:
         return self.to_native()[key]
 
+    def __iter__(self):
+        # As the table would (pandas: column names; pyarrow/polars: their own iteration).
+        return iter(self.to_native())
+
+    def __contains__(self, item: Any) -> bool:
+        return item in self.to_native()
+
     def __getattr__(self, name: str) -> Any:
         # Only reached for names TacoDataset does not have: a 2.4.21 script treating the result
         # of sql() as its table (num_rows, column_names, shape, iterrows, ...).

@@ -82,6 +82,9 @@ def test_sql_result_answers_as_a_table(nested):
         view.not_a_method
     polars = tacocore.load(nested, backend="polars").sql("SELECT id FROM data")
     assert polars.to_native().to_dicts()[0] == {"id": "europe"}
+    pandas = tacocore.load(nested, backend="pandas").sql("SELECT id, type FROM data")
+    assert list(pandas) == ["id", "type"] and "type" in pandas
+    assert [row.id for row in pandas.itertuples()] == ["europe", "americas", "asia"]
 
 
 def test_pit_schema_counts_follow_the_view(nested):
