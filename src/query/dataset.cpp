@@ -100,10 +100,18 @@ Dataset Dataset::sql(const std::string& query) const {
     query::ensure_flat_views(*ctx_);
     // The catalog's l0..lN show every row; after a filter they follow the current view's rows.
     if (level_ == 0 && view_sql_ != "SELECT * FROM level0") {
-        return Dataset(
-            ctx_,
-            query::bind_data_view(view_sql_, query, query::filtered_flat_ctes(ctx_->level_columns)),
-            0);
+        // The view's rows are found in level 0 by internal:current_id, or by id when the view
+        // dropped it (binding only; a view that does not bind fails later, at data()).
+        std::string key = "internal:current_id";
+        try {
+            const std::vector<ColumnType> cols = columns();
+            if (!query::has_column(cols, key) && query::has_column(cols, "id")) key = "id";
+        } catch (const QueryError&) {
+        }
+        return Dataset(ctx_,
+                       query::bind_data_view(view_sql_, query,
+                                             query::filtered_flat_ctes(ctx_->level_columns, key)),
+                       0);
     }
     return Dataset(ctx_, query::bind_data_view(view_sql_, query), 0);
 }

@@ -68,12 +68,13 @@ void ensure_flat_views(DatasetContext& ctx) {
     ctx.flat_views_defined = true;
 }
 
-std::string filtered_flat_ctes(const std::vector<std::vector<ColumnType>>& level_columns) {
+std::string filtered_flat_ctes(const std::vector<std::vector<ColumnType>>& level_columns,
+                               const std::string& key) {
     if (level_columns.empty() || !has_column(level_columns[0], kCurrentId)) return "";
-    const std::string id = quote_identifier(std::string(kCurrentId));
+    const std::string id = quote_identifier(key);
     // Level 0 restricted to the kept rows; deeper levels follow through the inner joins.
-    std::string ctes =
-        "__taco_flat0 AS (SELECT * FROM level0 WHERE " + id + " IN (SELECT " + id + " FROM data))";
+    std::string ctes = "__taco_flat0 AS (SELECT * FROM level0 WHERE " + id +
+                       " IN (SELECT __taco_kept." + id + " FROM data __taco_kept))";
     for (size_t i = 1; i < level_columns.size(); ++i) {
         ctes += ", __taco_flat" + std::to_string(i) + " AS (SELECT * FROM level" +
                 std::to_string(i) + ")";

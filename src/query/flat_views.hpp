@@ -31,8 +31,11 @@ struct DatasetContext;
 void ensure_flat_views(DatasetContext& ctx);
 
 /// Common table expressions (without WITH) that shadow l0..lN with the same views restricted to
-/// the rows of the current view `data` (matched on internal:current_id) and their descendants.
-/// Empty when level 0 has no internal:current_id.
-std::string filtered_flat_ctes(const std::vector<std::vector<ColumnType>>& level_columns);
+/// the rows of the current view `data` and their descendants, matched on column `key` of level 0
+/// (internal:current_id, or id when the view dropped it). The key is read from `data` by table
+/// alias, so a view without it is a binder error naming the column, never a silent correlated
+/// reference. Empty when level 0 has no internal:current_id.
+std::string filtered_flat_ctes(const std::vector<std::vector<ColumnType>>& level_columns,
+                               const std::string& key);
 
 }  // namespace taco::query

@@ -60,6 +60,13 @@ TEST(FlatViews, AreDefinedAtLoadAndFollowAFilter) {
         const DataFrame kept = asia.sql("SELECT \"l0:id\", \"l1:id\" FROM l1 ORDER BY 2").data();
         EXPECT_EQ(strings(kept, 0), (std::vector<std::string>{"asia", "asia", "asia"})) << path;
         EXPECT_EQ(strings(kept, 1), (std::vector<std::string>{"item_0", "item_1", "item_2"}));
+        // A view that dropped internal:current_id is matched by id; one without either key
+        // is an error naming the column (never a silent correlated reference to level 0).
+        const Dataset ids = ds.sql("SELECT id FROM data WHERE id = 'asia'");
+        EXPECT_EQ(ids.sql("SELECT * FROM l1").count(), 3u) << path;
+        const Dataset none = ds.sql("SELECT type FROM data WHERE false");
+        const std::string msg = error_of<QueryError>([&] { none.sql("SELECT * FROM l1").count(); });
+        EXPECT_TRUE(contains(msg, "internal:current_id")) << msg;
         // A view that does not name a flat view is composed as before.
         EXPECT_EQ(asia.sql("SELECT id FROM data").query().find("__taco_flat"), std::string::npos);
     }
