@@ -21,7 +21,6 @@ from __future__ import annotations
 import io
 import operator
 import re
-import threading
 from typing import Any, Dict, Iterable, List, Optional, Union
 
 from . import _core
@@ -41,7 +40,7 @@ PROTECTED_COLUMNS = frozenset({
     "internal:source_file", "internal:source_path", "internal:relative_path",
 })
 
-_backend_lock = threading.Lock()
+# One string, replaced in one step (atomic under the GIL): no lock a fork could inherit held.
 _backend = DEFAULT_BACKEND
 
 
@@ -76,8 +75,7 @@ def use(backend: str) -> None:
     Datasets already loaded keep their backend; ``load(path, backend=...)`` overrides this per call.
     """
     global _backend
-    with _backend_lock:
-        _backend = check_backend(backend)
+    _backend = check_backend(backend)
 
 
 def get_backend() -> str:
