@@ -1,27 +1,43 @@
 """tacocore: TACO 2.0 datasets for Earth Observation machine learning, on a native core.
 
-Reading mirrors tacoreader (``load``, ``concat``, ``TacoDataset``, ``TacoDataFrame``, ``.sql``, ``.data``,
-``.read``) and creating mirrors tacotoolbox (``Sample``, ``Tortilla``, ``Taco``, ``create``), so
-switching is a change of import. Results are pyarrow tables; sample pixels decode to numpy.
+Reading mirrors tacoreader 2.4 (``load``, ``concat``, ``TacoDataset``, ``TacoDataFrame``, ``.sql``,
+``.data``, ``.read``, ``use``/``get_backend``, ``verbose``, ``clear_cache``, the flat views
+``l0``..``lN``, ``flatten``/``sort``/``limit``) and creating mirrors tacotoolbox (``Sample``,
+``Tortilla``, ``Taco``, ``create``), so switching is a change of import. Results are pyarrow
+tables (or pandas / polars with ``use()``); sample pixels decode to numpy.
 """
 
-from ._core import (
+from ._exceptions import (
+    TacoBackendError,
     TacoError,
     TacoFormatError,
     TacoIOError,
     TacoNavigationError,
+    TacoPathNotFoundError,
     TacoPitError,
     TacoQueryError,
     TacoSchemaError,
 )
-from ._reader import TacoDataFrame, TacoDataset, clear_cache, concat, load, validate
+from ._backends import (
+    TacoDataFrame,
+    TacoDataFrameArrow,
+    TacoDataFramePandas,
+    TacoDataFramePolars,
+    get_backend,
+    use,
+)
+from ._cache import clear_cache
+from ._logging import verbose
+from ._pit_schema import PITSchema
+from ._reader import TacoDataset, concat, load, validate
 from ._toolbox import Sample, Taco, Tortilla, create
 from ._collection import create_tacocat, create_tacollection
 from . import datamodel  # tacotoolbox's layout: tacocore.datamodel.Sample is tacocore.Sample
+from . import schema  # tacoreader's layout: tacocore.schema.PITSchema
 
 # The exceptions are created in the extension; users import (and tracebacks show) them here.
 for _exc in (TacoError, TacoFormatError, TacoSchemaError, TacoPitError, TacoQueryError, TacoIOError,
-             TacoNavigationError):
+             TacoNavigationError, TacoBackendError, TacoPathNotFoundError):
     _exc.__module__ = __name__
 del _exc
 
@@ -29,11 +45,18 @@ __version__ = "0.1.0"
 
 __all__ = [
     "load",
-    "clear_cache",
     "concat",
     "validate",
+    "use",
+    "get_backend",
+    "verbose",
+    "clear_cache",
     "TacoDataset",
     "TacoDataFrame",
+    "TacoDataFrameArrow",
+    "TacoDataFramePandas",
+    "TacoDataFramePolars",
+    "PITSchema",
     "Sample",
     "Tortilla",
     "Taco",
@@ -41,6 +64,7 @@ __all__ = [
     "create_tacocat",
     "create_tacollection",
     "datamodel",
+    "schema",
     "TacoError",
     "TacoFormatError",
     "TacoSchemaError",
@@ -48,5 +72,7 @@ __all__ = [
     "TacoQueryError",
     "TacoIOError",
     "TacoNavigationError",
+    "TacoBackendError",
+    "TacoPathNotFoundError",
     "__version__",
 ]

@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
-import html
 import json
-import operator
+import logging
 import os
-from typing import Any, Iterable, List, Optional, Sequence, Union
+from typing import Any, Optional, Sequence, Union
 
-from . import _core
+from . import _cache, _core
+from ._exceptions import TacoPathNotFoundError
+from ._backends import TacoDataFrame, check_backend, frame_class, get_backend
+from ._flat import FlatMixin
+from ._logging import get_logger, progress
+from ._pit_schema import PITSchema
 
-__all__ = ["load", "clear_cache", "concat", "validate", "TacoDataset", "TacoDataFrame", "PITSchema"]
+__all__ = ["load", "concat", "validate", "TacoDataset", "TacoDataFrame", "PITSchema"]
+
+logger = get_logger(__name__)
 
 
 def load(
     path: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
     base_path: Optional[Union[str, os.PathLike]] = None,
+    backend: Optional[str] = None,
+    cache: bool = True,
     *,
     storage_options: Optional[dict] = None,
     sandbox: bool = False,
@@ -26,9 +34,15 @@ def load(
     collection index (a ``.tacocat`` folder, a ``__TACOCAT__`` file, or a directory holding one),
     local or remote (``https://``, ``http://``, ``s3://``, ``gs://``, ``az://``, GDAL ``/vsi…/``).
 
-    ``base_path`` (collections only, spec §8.1): the directory of the parts when they are not
-    beside the index. A list with one path loads that path; two or more are loaded and combined
-    with :func:`concat` (default column mode); an empty list raises TacoQueryError.
+    The positional parameters are tacoreader's, in its order. ``base_path`` (collections only,
+    spec §8.1): the directory of the parts when they are not beside the index. ``backend``
+    ("pyarrow", "pandas", "polars") is the type of ``.data`` for this dataset; by default the one
+    set with :func:`tacocore.use` (TacoBackendError for an unknown or missing one). ``cache`` is
+    accepted for tacoreader's signature; tacocore's remote metadata cache is switched off with
+    ``TACOCORE_CACHE_DIR=off`` (user guide, "Remote datasets").
+
+    A list with one path loads that path; two or more are loaded and combined with
+    :func:`concat` (default column mode); an empty list raises TacoQueryError.
     ``storage_options`` (remote only) are settings for this location and the files below it:
     AWS/Google/Azure names (``aws_access_key_id``, ``endpoint_url``, ``region``,
     ``skip_signature``, ``account_name``, ...) or GDAL options (``GDAL_HTTP_TIMEOUT``, ...).
@@ -36,20 +50,39 @@ def load(
     its memory (1GB unless ``memory_limit``); ``timeout`` interrupts a query after that many
     seconds (TacoQueryError). See the user guide's "Security" section.
     """
+    backend = check_backend(backend if backend is not None else get_backend())
+    options = {"storage_options": storage_options, "sandbox": sandbox, "timeout": timeout,
+               "memory_limit": memory_limit}
     if isinstance(path, (list, tuple)):
         if not path:
             raise _core.TacoQueryError("Cannot load empty list of paths")
         if len(path) > 1:
             if sandbox:
                 raise _core.TacoQueryError("sandbox=True loads one dataset at a time, not a list")
-            return concat([load(p, base_path, storage_options=storage_options, timeout=timeout,
-                                memory_limit=memory_limit) for p in path])
+            parts = [load(p, base_path, backend, cache, **options)
+                     for p in progress(path, len(path), "load")]
+            return concat(parts)
         path = path[0]
     path = os.fspath(path)
+    base = "" if base_path is None else os.fspath(base_path)
+    logger.debug("load %s (backend %s)", path, backend)
     if storage_options:
         _set_storage_options(path, storage_options)
-    base = "" if base_path is None else os.fspath(base_path)
-    return TacoDataset(_core.load(path, sandbox, timeout or 0.0, memory_limit or "", base))
+    ds = TacoDataset(_open(path, sandbox, timeout or 0.0, memory_limit or "", base), backend=backend)
+    ds._recipe = ("load", path, base_path, options)
+    if logger.isEnabledFor(logging.INFO):
+        logger.info("loaded '%s' from %s: %s, %d level(s), %s root samples", ds.id, path,
+                    ds.format, ds._native.level_count, ds.pit_schema.root.get("n"))
+    return ds
+
+
+def _open(path: str, *args: Any) -> "_core.Dataset":
+    try:
+        return _core.load(path, *args)
+    except _core.TacoIOError as exc:
+        if not _core.is_remote(path) and not os.path.lexists(path):
+            raise TacoPathNotFoundError(f"{exc} (COLLECTION.json not found: the path does not exist)") from None
+        raise
 
 
 def _set_storage_options(path: str, options: dict) -> None:
@@ -61,11 +94,6 @@ def _set_storage_options(path: str, options: dict) -> None:
             value = "YES" if value else "NO"
         values[str(key)] = str(value)
     _core.set_remote_options(path, values)
-
-
-def clear_cache() -> int:
-    """Removes every cached entry of remote metadata (TACOCORE_CACHE_DIR); returns the count."""
-    return _core.clear_cache()
 
 
 def concat(datasets: Sequence["TacoDataset"], column_mode: str = "intersection") -> "TacoDataset":
@@ -87,7 +115,11 @@ def concat(datasets: Sequence["TacoDataset"], column_mode: str = "intersection")
         if not isinstance(d, TacoDataset):
             raise TypeError(f"concat() takes TacoDataset objects, got {type(d).__name__}")
         d._check_open()
-    return TacoDataset(_core.concat([d._native for d in datasets], column_mode))
+    backend = datasets[0]._backend if datasets else get_backend()
+    ds = TacoDataset(_core.concat([d._native for d in datasets], column_mode), backend=backend)
+    ds._recipe = ("concat", datasets, column_mode)
+    logger.info("concatenated %d datasets (column_mode=%s)", len(datasets), column_mode)
+    return ds
 
 
 def validate(path: Union[str, os.PathLike]) -> list:
@@ -95,60 +127,37 @@ def validate(path: Union[str, os.PathLike]) -> list:
     return _core.validate(os.fspath(path))
 
 
-class PITSchema:
-    """The `taco:pit_schema` of a dataset: ``root`` {n, type} and ``hierarchy`` {"1": [patterns]}.
+class TacoDataset(FlatMixin):
+    """A loaded dataset: collection metadata plus a lazy SQL view (``data`` names the current view).
 
-    Same interface as tacoreader's ``PITSchema``: ``to_dict()``, ``with_n(n)``, ``max_depth()``,
-    ``is_compatible(other)``. Keys other than root and hierarchy (newer writers add ``shape``)
-    stay in ``collection["taco:pit_schema"]``.
+    tacoreader 2.4.21's ``sql()`` returns a table at once; here ``sql()`` is the specification's
+    lazy, chainable view, and it also answers as that table: ``len()``, ``[column]`` and any
+    attribute the dataset does not have (``num_rows``, ``to_pandas``, ``shape``...) go to the
+    result in the dataset's backend (:meth:`to_native`), computed once.
     """
 
-    def __init__(self, doc: dict) -> None:
-        self._doc = doc
-        self.root = doc.get("root", {})
-        self.hierarchy = doc.get("hierarchy", {})
-
-    def max_depth(self) -> int:
-        """Deepest hierarchy level (0 for a flat dataset; the root level is not counted)."""
-        return max((int(k) for k in self.hierarchy), default=0)
-
-    def to_dict(self) -> dict:
-        """{"root": ..., "hierarchy": ...} as plain dicts and lists (a copy)."""
-        return json.loads(json.dumps({"root": self.root, "hierarchy": self.hierarchy}))
-
-    def with_n(self, n: int) -> "PITSchema":
-        """A copy whose root count is ``n`` (the structure is unchanged)."""
-        doc = self.to_dict()
-        doc["root"]["n"] = n
-        return PITSchema(doc)
-
-    def is_compatible(self, other: "PITSchema") -> bool:
-        """True when ``other`` has the same structure (root type, depths, child types and ids);
-        the counts ``n`` are ignored."""
-        if self.root.get("type") != other.root.get("type"):
-            return False
-        if set(self.hierarchy) != set(other.hierarchy):
-            return False
-        for depth, patterns in self.hierarchy.items():
-            theirs = other.hierarchy[depth]
-            if len(patterns) != len(theirs):
-                return False
-            for a, b in zip(patterns, theirs):
-                if a.get("type") != b.get("type") or a.get("id") != b.get("id"):
-                    return False
-        return True
-
-    def __repr__(self) -> str:
-        return f"PITSchema(root={self.root.get('type')}, max_depth={self.max_depth()})"
-
-
-class TacoDataset:
-    """A loaded dataset: collection metadata plus a lazy SQL view (``data`` names the current view)."""
-
-    def __init__(self, native: "_core.Dataset", parent: Optional["TacoDataset"] = None) -> None:
+    def __init__(self, native: "_core.Dataset", parent: Optional["TacoDataset"] = None,
+                 backend: Optional[str] = None) -> None:
         self._native = native
         self._collection = parent._collection if parent else json.loads(native.collection_json)
+        self._backend = backend or (parent._backend if parent else get_backend())
         self._closed = False
+        self._sort_by: Optional[str] = None
+        self._sort_descending = False
+        self._limit_n: Optional[int] = None
+        self._count: Optional[int] = None
+        self._table = None
+        self._rsut: Optional[bool] = None
+        # Made by sql(): repr shows the result table, as tacoreader 2.4.21's sql() result prints.
+        self._sql_view = False
+        # How to open this dataset again in another process (pickling): see __reduce__.
+        self._recipe = parent._recipe if parent else None
+        _cache.track(self)
+
+    def _drop_cached(self) -> None:
+        self._count = None
+        self._table = None
+        self._rsut = None
 
     # --- collection metadata -------------------------------------------------------------------
     id = property(lambda self: self._native.id, doc="The dataset id (COLLECTION ``id``).")
@@ -183,8 +192,21 @@ class TacoDataset:
 
     @property
     def pit_schema(self) -> PITSchema:
-        """The tree structure (``taco:pit_schema``) as a :class:`PITSchema`."""
-        return PITSchema(self._collection.get("taco:pit_schema", {}))
+        """The tree structure (``taco:pit_schema``) as a :class:`PITSchema`, with counts that follow
+        the current view: after ``sql()`` the root count is the view's rows and each deeper count
+        is scaled the same way (a view that keeps nothing reports 0 everywhere)."""
+        schema = PITSchema(self._collection.get("taco:pit_schema", {}))
+        if self._is_base():
+            return schema
+        return schema._scaled(self.count())
+
+    def _is_base(self) -> bool:
+        return self._native.query == "SELECT * FROM level0"
+
+    @property
+    def backend(self) -> str:
+        """The DataFrame backend of ``.data`` ("pyarrow", "pandas" or "polars")."""
+        return self._backend
 
     @property
     def field_schema(self) -> dict:
@@ -195,27 +217,35 @@ class TacoDataset:
     def sql(self, query: str) -> "TacoDataset":
         """A new lazy view from ``query``, where ``data`` is this dataset's current view.
 
-        Nothing runs until ``.data`` is asked for. ``level1``..``levelN`` name the deeper levels.
+        Nothing runs until ``.data`` is asked for. ``level1``..``levelN`` name the deeper levels;
+        ``l0``..``lN`` are tacoreader 2.4's flat views (columns prefixed by level, ``"l1:id"``);
+        after a filter they hold only the rows this view kept and their descendants.
         """
         self._check_open()
-        return TacoDataset(self._native.sql(query), self)
+        logger.debug("sql: %s", query)
+        view = TacoDataset(self._native.sql(query), self)
+        view._sql_view = True
+        return view
 
     @property
     def data(self) -> "TacoDataFrame":
-        """Runs the view; keeps ``internal:gdal_vsi`` but no other internal column."""
+        """Runs the view; keeps ``internal:gdal_vsi`` but no other internal column. A TacoDataFrame
+        of the dataset's backend (pyarrow by default)."""
         self._check_open()
-        return TacoDataFrame(self._native.data())
+        return frame_class(self._backend)._wrap_native(self._native.data())
 
     @property
     def data_raw(self) -> "TacoDataFrame":
         """Runs the view keeping every column, internal ones included."""
         self._check_open()
-        return TacoDataFrame(self._native.data_raw())
+        return frame_class(self._backend)._wrap_native(self._native.data_raw())
 
     def count(self) -> int:
         """Rows in the current view."""
         self._check_open()
-        return self._native.count()
+        if self._count is None:
+            self._count = self._native.count()
+        return self._count
 
     def read(self, key: Union[int, str]) -> Union[str, "TacoDataFrame"]:
         """Same as ``.data.read(key)`` (as tacoreader's ``TacoDataset.read``)."""
@@ -223,8 +253,20 @@ class TacoDataset:
 
     # --- lifetime --------------------------------------------------------------------------------
     def close(self) -> None:
-        """Releases this view; safe to call twice. Other views of the same dataset stay usable."""
+        """Releases this view and its cached results; safe to call twice. Later use raises
+        TacoQueryError; other views of the same dataset stay usable (the files close with the last)."""
         self._closed = True
+        self._table = None
+
+    def __reduce__(self):
+        """Pickling (a spawned worker process, e.g. a PyTorch DataLoader with spawn): the worker
+        opens the same files again and gets the same view, backend and sort/limit settings.
+        (A forked worker simply inherits the open dataset.)"""
+        self._check_open()
+        if self._recipe is None:
+            raise TypeError("this TacoDataset was not made by load() or concat() and cannot be pickled")
+        state = (self._sort_by, self._sort_descending, self._limit_n)
+        return (_restore, (self._recipe, self._native.query, self._backend, state))
 
     def __enter__(self) -> "TacoDataset":
         return self
@@ -238,150 +280,77 @@ class TacoDataset:
 
     # --- display ---------------------------------------------------------------------------------
     def __repr__(self) -> str:
-        lines = [f"<TacoDataset '{self.id}'>", f"├── Version: {self.version}",
-                 f"├── Format: {self.format} ({self.path})"]
+        """As tacoreader's: id, version, description, tasks, extent (dates without a midnight
+        time, seconds without fractions) and the level-0 row count of the current view. A view
+        made by ``sql()`` prints its result table instead, as tacoreader 2.4.21's ``sql()``
+        result does (the tree, with the error, if the query fails)."""
+        failure = ""
+        if self._sql_view and not self._closed:
+            try:
+                return repr(self.to_native())
+            except _core.TacoError as exc:
+                failure = f"\n(the view's query fails: {exc})"
+        return self._tree_repr() + failure
+
+    def _tree_repr(self) -> str:
+        lines = [f"<TacoDataset '{self.id}'>", f"├── Version: {self.version}"]
         desc = self.description
         lines.append(f"├── Description: {desc[:80] + '...' if len(desc) > 80 else desc}")
         lines.append(f"├── Tasks: {', '.join(self.tasks)}")
         ext = self.extent or {}
-        if ext.get("spatial"):
-            lines.append("├── Spatial Extent: [" + ", ".join(f"{v:.2f}°" for v in ext["spatial"]) + "]")
-        if ext.get("temporal"):
-            lines.append(f"├── Temporal Extent: {ext['temporal'][0]} → {ext['temporal'][1]}")
-        lines.append(f"└── Levels: {self._native.level_count} (root: {self.pit_schema.root.get('n')} "
-                     f"{self.pit_schema.root.get('type')})")
+        spatial = ext.get("spatial")
+        if spatial:
+            lines.append("├── Spatial Extent: [" + ", ".join(f"{v:.2f}°" for v in spatial[:4]) + "]")
+        temporal = ext.get("temporal")
+        if temporal:
+            lines.append(f"├── Temporal Extent: {_format_temporal(temporal[0])} → {_format_temporal(temporal[1])}")
+        lines.append("│")
+        try:
+            level0 = f"{self.pit_schema.root.get('n')} rows (RSUT: {self.is_rsut()})"
+        except _core.TacoError:  # a view whose query fails: shown, with the error, by __repr__
+            level0 = "? rows"
+        lines.append(f"└── Level 0: {level0}")
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        e = html.escape
-        rows = [("id", self.id), ("version", self.version), ("format", self.format),
-                ("description", self.description), ("tasks", ", ".join(self.tasks)),
-                ("licenses", ", ".join(self.licenses)), ("levels", str(self._native.level_count))]
-        ext = self.extent or {}
-        if ext.get("spatial"):
-            rows.append(("spatial", ", ".join(f"{v:.1f}" for v in ext["spatial"])))
-        if ext.get("temporal"):
-            rows.append(("temporal", " → ".join(ext["temporal"])))
-        body = "".join(f"<tr><th style='text-align:left'>{e(k)}</th><td>{e(str(v))}</td></tr>" for k, v in rows)
-        fields = "".join(
-            f"<li><b>{e(level)}</b>: {e(', '.join(f[0] for f in cols))}</li>"
-            for level, cols in self.field_schema.items())
-        title = e(self.title or self.id)
-        return (f"<div class='tacocore-dataset'><h4>{title}</h4><table>{body}</table>"
-                f"<details><summary>Fields by level</summary><ul>{fields}</ul></details></div>")
+        """Notebook view: collection fields and the PIT drawn as an SVG tree (a view made by
+        ``sql()``: its result table, when the backend draws tables)."""
+        from ._html import dataset_html
+
+        if self._sql_view and not self._closed:
+            try:
+                table = self.to_native()
+            except _core.TacoError:
+                table = None
+            if hasattr(table, "_repr_html_"):
+                return table._repr_html_()
+        return dataset_html(self)
 
 
-class TacoDataFrame:
-    """Materialized rows of one level (or of one FOLDER's children) with navigation."""
-
-    def __init__(self, native: "_core.DataFrame") -> None:
-        self._native = native
-        self._arrow = None
-
-    # --- shape -----------------------------------------------------------------------------------
-    def __len__(self) -> int:
-        """Number of rows."""
-        return len(self._native)
-
-    @property
-    def columns(self) -> List[str]:
-        """Column names, in order."""
-        return list(self._native.columns)
-
-    @property
-    def shape(self) -> tuple:
-        """(rows, columns)."""
-        return (len(self), len(self.columns))
-
-    @property
-    def level(self) -> int:
-        """Hierarchy level of these rows: 0 for ``dataset.data``, +1 per ``read`` of a FOLDER."""
-        return self._native.level
-
-    # --- conversion ------------------------------------------------------------------------------
-    def to_arrow(self):
-        """The rows as a pyarrow Table, exported through the Arrow C stream interface (no per-row work)."""
-        if self._arrow is None:
-            import pyarrow as pa
-            self._arrow = pa.RecordBatchReader.from_stream(self._native).read_all()
-        return self._arrow
-
-    def to_pandas(self):
-        """The rows as a pandas DataFrame (needs pandas: ``pip install tacocore[pandas]``)."""
-        _require("pandas", "to_pandas")
-        return self.to_arrow().to_pandas()
-
-    def to_polars(self):
-        """The rows as a polars DataFrame (needs polars: ``pip install tacocore[polars]``)."""
-        pl = _require("polars", "to_polars")
-        return pl.from_arrow(self.to_arrow())
-
-    def head(self, n: int = 5):
-        """The first ``n`` rows as a pyarrow Table."""
-        return self.to_arrow().slice(0, max(0, n))
-
-    def tail(self, n: int = 5):
-        """The last ``n`` rows as a pyarrow Table."""
-        t = self.to_arrow()
-        return t.slice(max(0, len(t) - max(0, n)))
-
-    def __getitem__(self, key: Any):
-        """pyarrow Table indexing: a column by name or position."""
-        return self.to_arrow()[key]
-
-    def __arrow_c_stream__(self, requested_schema: Any = None) -> Any:
-        """Arrow PyCapsule stream protocol: ``pa.table(df)``, ``pl.DataFrame(df)``, DuckDB, ..."""
-        return self._native.__arrow_c_stream__(requested_schema)
-
-    # --- navigation and sample data --------------------------------------------------------------
-    def read(self, key: Union[int, str]) -> Union[str, "TacoDataFrame"]:
-        """FILE row → its GDAL VSI path; FOLDER row → a TacoDataFrame of its children."""
-        result = self._native.read(_key(key))
-        return result if isinstance(result, str) else TacoDataFrame(result)
-
-    def read_bytes(self, key: Union[int, str]) -> bytes:
-        """The exact bytes of a FILE sample, straight from the container."""
-        return self._native.read_bytes(_key(key))
-
-    def read_array(self, key: Union[int, str]):
-        """A FILE sample decoded by GDAL into a numpy array (bands, height, width)."""
-        return _core.read_array(self._file_path(key))
-
-    def read_arrays(self, keys: Iterable[Union[int, str]], threads: Optional[int] = None) -> list:
-        """Many FILE samples decoded in parallel (``threads`` defaults to all cores), in order."""
-        paths = [self._file_path(k) for k in keys]
-        return _core.read_arrays(paths, threads or 0)
-
-    def _file_path(self, key: Union[int, str]) -> str:
-        result = self._native.read(_key(key))
-        if not isinstance(result, str):
-            raise _core.TacoNavigationError(f"sample {key!r} is a FOLDER; read() into it to reach its files")
-        return result
-
-    def __repr__(self) -> str:
-        return f"{self.head(10)}\n[TacoDataFrame: {len(self)} rows, level={self.level}, format={self._native.format}]"
+def _restore(recipe: tuple, query: str, backend: str, state: tuple) -> "TacoDataset":
+    """The dataset a pickle describes: load or concat again, then the same view."""
+    if recipe[0] == "load":
+        ds = load(recipe[1], recipe[2], backend, **recipe[3])
+    else:
+        ds = concat(recipe[1], column_mode=recipe[2])
+        ds._backend = backend
+    if ds._native.query != query:
+        # A view's SQL defines `data` itself, so binding it again changes nothing.
+        view = TacoDataset(ds._native.sql(query), ds)
+        view._recipe = ds._recipe
+        ds = view
+    ds._sort_by, ds._sort_descending, ds._limit_n = state
+    return ds
 
 
-def _require(module: str, method: str):
-    try:
-        return __import__(module)
-    except ImportError as exc:
-        raise ImportError(f"TacoDataFrame.{method}() needs {module}: pip install {module}") from exc
-
-
-def _key(key: Union[int, str]) -> Union[int, str]:
-    """A read() key: a str id, or a position (any integer: int, numpy integer, ...)."""
-    if isinstance(key, str):
-        return key
-    position = None
-    if not isinstance(key, bool):
-        try:
-            position = operator.index(key)
-        except TypeError:
-            pass
-    if position is None:
-        raise _core.TacoNavigationError(
-            f"read() takes a position (int) or an id (str), not {type(key).__name__}")
-    if position < 0:
-        raise _core.TacoNavigationError(f"Position {position} out of range: negative positions are not allowed")
-    return position
+def _format_temporal(value: Any) -> str:
+    """tacoreader's date display: "2023-01-01" at midnight, else "2023-01-01 12:30:00"."""
+    if value is None:
+        return "None"
+    text = str(value).replace("Z", "")
+    if "T" not in text:
+        return text
+    if "T00:00:00" in text:
+        return text.split("T")[0]
+    date_part, time_part = text.split("T", 1)
+    return f"{date_part} {time_part.split('.')[0]}"

@@ -28,8 +28,8 @@ std::string lower(std::string s) {
 }
 
 [[noreturn]] void legacy_v1(const std::string& path) {
-    throw FormatError(path +
-                      ": legacy TACO v1 dataset (.taco / .tortilla / tacofoundation:). TACO 2 "
+    throw FormatError("Legacy TACO v1 format detected: " + path +
+                      ": a legacy TACO v1 dataset (.taco / .tortilla / tacofoundation:). TACO 2 "
                       "readers cannot load it; migrate it to a TACO 2 .tacozip first (tacocore's "
                       "`taco migrate` is planned; until then the reference reader tacoreader<1.0, "
                       "`import tacoreader.v1`, still reads it)");

@@ -205,9 +205,11 @@ Dataset concat(const std::vector<Dataset>& inputs, ColumnMode mode) {
                              "; concatenate level-0 views (load() results and their sql())");
         }
         if (d.format() != first.format()) {
-            throw SchemaError("concat(): cannot mix containers: " + name_of(first, 0) + " is " +
-                              to_string(first.format()) + ", " + name_of(d, k) + " is " +
-                              to_string(d.format()));
+            throw SchemaError(
+                "concat(): cannot concatenate datasets with different formats; "
+                "cannot mix containers: " +
+                name_of(first, 0) + " is " + to_string(first.format()) + ", " + name_of(d, k) +
+                " is " + to_string(d.format()));
         }
         if (k > 0) check_pit(first, d, k);
         if (d.level_count() != first.level_count()) {

@@ -120,11 +120,11 @@ size_t DataFrame::checked_position(int64_t position) const {
     const size_t n = rows();
     if (position < 0 || static_cast<uint64_t>(position) >= n) {
         if (n == 0) {
-            throw NavigationError("position " + std::to_string(position) +
+            throw NavigationError("Position " + std::to_string(position) +
                                   " out of range: the DataFrame is empty");
         }
         throw NavigationError(
-            "position " + std::to_string(position) + " out of range [0, " + std::to_string(n - 1) +
+            "Position " + std::to_string(position) + " out of range [0, " + std::to_string(n - 1) +
             "]" + (position < 0 ? " (negative positions do not count from the end)" : ""));
     }
     return static_cast<size_t>(position);
@@ -136,7 +136,7 @@ size_t DataFrame::position_of(std::string_view id) const {
     }
     const auto row = impl_->find_id(id);
     if (!row) {
-        throw NavigationError("id '" + shorten(id) + "' not found among the " +
+        throw NavigationError("ID '" + shorten(id) + "' not found among the " +
                               std::to_string(rows()) + " samples at level " +
                               std::to_string(level()));
     }

@@ -10,6 +10,7 @@
 #include "query/dataframe_impl.hpp"
 #include "query/dataset_context.hpp"
 #include "query/error_text.hpp"
+#include "query/flat_views.hpp"
 #include "query/sandbox.hpp"
 #include "query/sql_compose.hpp"
 #include "query/vsi_path.hpp"
@@ -108,6 +109,24 @@ const std::string& Dataset::query() const {
 }
 
 Dataset Dataset::sql(const std::string& query) const {
+    if (!query::names_flat_view(query))
+        return Dataset(ctx_, query::bind_data_view(view_sql_, query), 0);
+    query::ensure_flat_views(*ctx_);
+    // The catalog's l0..lN show every row; after a filter they follow the current view's rows.
+    if (level_ == 0 && view_sql_ != "SELECT * FROM level0") {
+        // The view's rows are found in level 0 by internal:current_id, or by id when the view
+        // dropped it (binding only; a view that does not bind fails later, at data()).
+        std::string key = "internal:current_id";
+        try {
+            const std::vector<ColumnType> cols = columns();
+            if (!query::has_column(cols, key) && query::has_column(cols, "id")) key = "id";
+        } catch (const QueryError&) {
+        }
+        return Dataset(ctx_,
+                       query::bind_data_view(view_sql_, query,
+                                             query::filtered_flat_ctes(ctx_->level_columns, key)),
+                       0);
+    }
     return Dataset(ctx_, query::bind_data_view(view_sql_, query), 0);
 }
 

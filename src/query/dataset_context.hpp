@@ -90,6 +90,8 @@ struct DatasetContext {
     /// load()'s per-query time limit in seconds (0: none), and whether the last query hit it.
     double query_timeout = 0;
     std::atomic<bool> timed_out{false};
+    /// The flat views l0..lN are created by the first sql() that names one (flat_views.hpp).
+    bool flat_views_defined = false;
 
     const std::string& name() const { return source.vsi_root; }
 };

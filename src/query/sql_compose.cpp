@@ -142,7 +142,21 @@ bool with_list_defines_data(std::string_view s, const std::vector<Token>& tokens
 
 }  // namespace
 
-std::string bind_data_view(const std::string& view_sql, const std::string& query) {
+bool names_flat_view(const std::string& query) {
+    for (const Token& t : tokenize(query)) {
+        std::string_view text(query.data() + t.begin, t.end - t.begin);
+        if (t.kind == Token::QuotedIdent && text.size() >= 2)
+            text = text.substr(1, text.size() - 2);
+        else if (t.kind != Token::Word)
+            continue;
+        if (text.size() < 2 || (text[0] != 'l' && text[0] != 'L')) continue;
+        if (text.find_first_not_of("0123456789", 1) == std::string_view::npos) return true;
+    }
+    return false;
+}
+
+std::string bind_data_view(const std::string& view_sql, const std::string& query,
+                           const std::string& extra_ctes) {
     std::vector<Token> tokens = tokenize(query);
     // Drop trailing semicolons; any other top-level one separates statements.
     while (!tokens.empty() && is_punct(query, tokens.back(), ';')) tokens.pop_back();
@@ -160,7 +174,8 @@ std::string bind_data_view(const std::string& view_sql, const std::string& query
     // trailing comment anywhere, the parts can be joined on one line, and DuckDB's error
     // positions ("LINE 1: ...") still match the user's own query.
     const std::string body = query.substr(0, tokens.back().end);
-    const std::string data_cte = "data AS (" + view_sql + ")";
+    const std::string data_cte =
+        "data AS (" + view_sql + ")" + (extra_ctes.empty() ? "" : ", " + extra_ctes);
 
     const Token& first = tokens.front();
     if (is_word(query, first, "WITH")) {

@@ -17,6 +17,11 @@ namespace taco::query {
 /// When the query's own WITH list already defines `data`, that definition wins and the query is
 /// returned unchanged. Trailing semicolons are dropped; QueryError for an empty query or several
 /// statements. The result is itself valid as `view_sql` for the next call (chaining).
-std::string bind_data_view(const std::string& view_sql, const std::string& query);
+/// `extra_ctes` (name AS (...), ...) are defined right after `data` and may use it.
+std::string bind_data_view(const std::string& view_sql, const std::string& query,
+                           const std::string& extra_ctes = "");
+
+/// Whether `query` names one of the flat views `l0`, `l1`, ... (as a word or quoted identifier).
+bool names_flat_view(const std::string& query);
 
 }  // namespace taco::query

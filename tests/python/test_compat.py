@@ -18,6 +18,7 @@ Known differences of API (each handled in the script text, so the same script ru
     table (pyarrow) at once, over new flat views `l0`, `l1`, ... next to `data`. tacoreader 2.4.12
     (described in shared/reference/REFERENCE-API.md), the TACO 2.0 specification and tacocore return a
     lazy TacoDataset that chains; the script takes `.data.to_arrow()` when the result has `.data`.
+    (tacocore's lazy view also answers as the table, see test_dropin.py and the user guide.)
   - tacotoolbox's classes live in `tacotoolbox.datamodel`; tacocore has them at the top level
     and in `tacocore.datamodel` (the shim maps the module names).
 """

@@ -31,7 +31,8 @@ def scenarios(tmp_path, small_zip):
     taco = tacocore.Taco(tacocore.Tortilla([tacocore.Sample("a", b"1")]), **COLLECTION_DEFAULTS)
     return [
         # IoError
-        ("load a missing file", tacocore.TacoIOError, lambda: tacocore.load(tmp_path / "missing.tacozip"),
+        # (a TacoIOError that is also a TacoFormatError, as tacoreader raises for a missing directory)
+        ("load a missing file", tacocore.TacoPathNotFoundError, lambda: tacocore.load(tmp_path / "missing.tacozip"),
          "missing.tacozip"),
         ("sample from a missing file", tacocore.TacoIOError, lambda: tacocore.Sample("a", tmp_path / "nofile"),
          "nofile"),
@@ -93,7 +94,8 @@ def test_each_core_error_maps_to_its_python_class(tmp_path, small_zip):
 def test_every_class_is_reached(tmp_path, small_zip):
     reached = {cls for _, cls, _, _ in scenarios(tmp_path, small_zip)}
     assert reached == {tacocore.TacoIOError, tacocore.TacoFormatError, tacocore.TacoSchemaError,
-                       tacocore.TacoPitError, tacocore.TacoQueryError, tacocore.TacoNavigationError}
+                       tacocore.TacoPitError, tacocore.TacoQueryError, tacocore.TacoNavigationError,
+                       tacocore.TacoPathNotFoundError}
 
 
 def test_catching_by_base_class(small_zip):

@@ -178,12 +178,12 @@ TEST(ReaderDataFrame, FolderChildrenAreReadOnceAndShared) {
 TEST(ReaderDataFrame, NavigationErrors) {
     const DataFrame df = load(kFlatZip).data();
     std::string msg = error_of<NavigationError>([&] { df.read(5); });
-    EXPECT_TRUE(contains(msg, "position 5 out of range [0, 4]")) << msg;
+    EXPECT_TRUE(contains(msg, "Position 5 out of range [0, 4]")) << msg;
     msg = error_of<NavigationError>([&] { df.read(-1); });
     EXPECT_TRUE(contains(msg, "out of range [0, 4]")) << msg;
     EXPECT_TRUE(contains(msg, "negative")) << msg;
     msg = error_of<NavigationError>([&] { df.read("sample_9"); });
-    EXPECT_TRUE(contains(msg, "id 'sample_9' not found")) << msg;
+    EXPECT_TRUE(contains(msg, "ID 'sample_9' not found")) << msg;
     EXPECT_TRUE(contains(error_of<NavigationError>([&] { df.read_bytes(17); }), "out of range"));
 
     const DataFrame top = load(kNestedZip).data();

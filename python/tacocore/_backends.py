@@ -1,0 +1,612 @@
+"""DataFrame backends, as tacoreader 2.4's ``use()`` / ``get_backend()`` / ``load(backend=)``.
+
+``TacoDataset.data`` returns a :class:`TacoDataFrame` of the dataset's backend:
+:class:`TacoDataFrameArrow` (a pyarrow Table, the default), :class:`TacoDataFramePandas` or
+:class:`TacoDataFramePolars`. Each keeps navigation (``read``, ``read_bytes``, ``read_array``) and
+the conversions ``to_arrow`` / ``to_pandas`` / ``to_polars``, whatever the backend.
+
+Navigation stays on the native core: a frame made by ``.data`` holds the native DataFrame, and a
+frame derived from it (a pandas boolean mask, a polars ``filter``/``sort``...) finds each row's
+native position again by its ``internal:gdal_vsi`` (unique per sample). A frame made by
+:meth:`TacoDataFrame.from_arrow` from any table with ``id``, ``type`` and ``internal:gdal_vsi``
+navigates from those columns alone, as tacoreader's does.
+
+Thread and process safety: the global backend is a plain string read once by ``load``; a dataset
+keeps the backend it was loaded with, so changing ``use()`` later (or in another thread) never
+changes an existing dataset. ``load(..., backend=...)`` bypasses the global.
+"""
+
+from __future__ import annotations
+
+import io
+import operator
+import re
+from typing import Any, Dict, Iterable, List, Optional, Union
+
+from . import _core
+from ._exceptions import TacoBackendError, TacoNavigationError
+
+AVAILABLE_BACKENDS = ("pyarrow", "polars", "pandas")
+DEFAULT_BACKEND = "pyarrow"
+
+DATAFRAME_DEFAULT_HEAD_ROWS = 5
+DATAFRAME_DEFAULT_TAIL_ROWS = 5
+DATAFRAME_MAX_REPR_ROWS = 100
+
+#: Columns that cannot be modified without breaking navigation (tacoreader's PROTECTED_COLUMNS),
+#: plus every ``internal:*`` column.
+PROTECTED_COLUMNS = frozenset({
+    "id", "type", "internal:parent_id", "internal:offset", "internal:size", "internal:gdal_vsi",
+    "internal:source_file", "internal:source_path", "internal:relative_path",
+})
+
+# One string, replaced in one step (atomic under the GIL): no lock a fork could inherit held.
+_backend = DEFAULT_BACKEND
+
+
+def _unknown_backend(backend: Any) -> TacoBackendError:
+    return TacoBackendError(
+        f"Unknown backend: '{backend}'\n"
+        f"Available backends: {list(AVAILABLE_BACKENDS)}\n"
+        f"\n"
+        f"To use additional backends, install required packages:\n"
+        f"  pip install polars  # For Polars backend\n"
+        f"  pip install pandas  # For Pandas backend")
+
+
+def check_backend(backend: Any) -> str:
+    """``backend`` if it names a backend whose package imports; TacoBackendError otherwise."""
+    if backend not in AVAILABLE_BACKENDS:
+        raise _unknown_backend(backend)
+    if backend != "pyarrow":
+        try:
+            __import__(backend)
+        except ImportError as exc:
+            raise TacoBackendError(
+                f"{backend.capitalize()} backend requires {backend} package.\n"
+                f"Install with: pip install {backend}") from exc
+    return backend
+
+
+def use(backend: str) -> None:
+    """Sets the DataFrame backend of every later ``load()``: "pyarrow" (default), "pandas", "polars".
+
+    Raises TacoBackendError for an unknown name or a backend whose package is not installed.
+    Datasets already loaded keep their backend; ``load(path, backend=...)`` overrides this per call.
+    """
+    global _backend
+    _backend = check_backend(backend)
+
+
+def get_backend() -> str:
+    """The backend ``load()`` uses when none is given ("pyarrow" unless :func:`use` changed it)."""
+    return _backend
+
+
+# --- navigation helpers for frames without a native table (from_arrow) ----------------------------
+
+_SUBFILE = re.compile(r"^/vsisubfile/(\d+)_(\d+),(.*)$")
+
+
+def _bytes_at(vsi: str) -> bytes:
+    """The bytes a local GDAL path names: ``/vsisubfile/{offset}_{size},{file}`` or a plain file."""
+    m = _SUBFILE.match(vsi)
+    try:
+        if m:
+            offset, size, path = int(m.group(1)), int(m.group(2)), m.group(3)
+            with open(path, "rb") as f:
+                f.seek(offset)
+                data = f.read(size)
+            if len(data) != size:
+                raise TacoNavigationError(f"{path}: {size} bytes at offset {offset} reach past the end")
+            return data
+        with open(vsi, "rb") as f:
+            return f.read()
+    except OSError as exc:
+        raise _core.TacoIOError(f"cannot read {vsi}: {exc}") from exc
+
+
+def _children_of(vsi: str):
+    """The children of a FOLDER from its ``__meta__`` (ZIP: a subfile; FOLDER: a file), with
+    ``internal:gdal_vsi`` added as tacoreader computes it."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(io.BytesIO(_bytes_at(vsi)))
+    if "internal:gdal_vsi" in table.column_names:
+        table = table.drop_columns(["internal:gdal_vsi"])
+    m = _SUBFILE.match(vsi)
+    if m:
+        root = m.group(3)
+        for need in ("internal:offset", "internal:size"):
+            if need not in table.column_names:
+                raise TacoNavigationError(f"{vsi}: children lack '{need}'")
+        paths = [None if o is None or s is None else f"/vsisubfile/{o}_{s},{root}"
+                 for o, s in zip(table["internal:offset"].to_pylist(), table["internal:size"].to_pylist())]
+    else:
+        parent = vsi[: -len("__meta__")].rstrip("/") if vsi.endswith("__meta__") else vsi.rstrip("/")
+        paths = [None if i is None else f"{parent}/{i}" for i in table["id"].to_pylist()]
+    return table.append_column("internal:gdal_vsi", pa.array(paths, type=pa.string()))
+
+
+def _position(key: Any) -> Union[int, str]:
+    """A read() key: a str id, or a position (any integer type; the range is checked by the reader)."""
+    if isinstance(key, str):
+        return key
+    position = None
+    if not isinstance(key, bool):
+        try:
+            position = operator.index(key)
+        except TypeError:
+            pass
+    if position is None:
+        raise TacoNavigationError(f"read() takes a position (int) or an id (str), not {type(key).__name__}")
+    return position
+
+
+def _protect(key: Any) -> None:
+    names = key if isinstance(key, (list, tuple)) else [key]
+    for name in names:
+        if isinstance(name, str) and (name in PROTECTED_COLUMNS or name.startswith("internal:")):
+            raise ValueError(
+                f"Cannot modify protected column: '{name}'\n"
+                f"Protected: {sorted(PROTECTED_COLUMNS)} + internal:*\n"
+                f"These columns are required for .read() navigation.")
+
+
+class TacoDataFrame:
+    """Rows of one level (or of one FOLDER's children) in a DataFrame backend, with navigation.
+
+    Subclasses: :class:`TacoDataFrameArrow` (pyarrow), :class:`TacoDataFramePandas`,
+    :class:`TacoDataFramePolars`. ``len``, ``columns``, ``shape``, ``head``/``tail`` and indexing
+    follow the backend; ``read``/``read_bytes``/``read_array`` and ``to_arrow``/``to_pandas``/
+    ``to_polars`` work on all of them.
+    """
+
+    backend = DEFAULT_BACKEND
+
+    def __init__(self, native: Optional["_core.DataFrame"] = None, data: Any = None, *,
+                 aligned: bool = True, format_type: Optional[str] = None, current_level: int = 0) -> None:
+        if native is None and data is None:
+            raise TypeError("TacoDataFrame needs a native frame or a table; use TacoDataFrame.from_arrow()")
+        self._native = native
+        self._data = data
+        # True while the rows of _data are the native rows, in order (positions agree).
+        self._aligned = aligned and native is not None
+        self._format_type = format_type or (native.format if native is not None else "unknown")
+        self._current_level = native.level if native is not None else current_level
+        self._vsi_index: Optional[Dict[str, int]] = None
+
+    # --- construction ------------------------------------------------------------------------
+    @classmethod
+    def from_arrow(cls, arrow_table, format_type: str = "zip", duckdb: Any = None,
+                   filtered_level_views: Optional[dict] = None, current_level: int = 0) -> "TacoDataFrame":
+        """A frame of this class over a pyarrow Table (tacoreader's signature; ``duckdb`` and
+        ``filtered_level_views`` are accepted and unused). Navigation reads ``id``, ``type`` and
+        ``internal:gdal_vsi`` from the table; FOLDER children come from their ``__meta__``."""
+        import pyarrow as pa
+
+        if not isinstance(arrow_table, pa.Table):
+            arrow_table = pa.table(arrow_table)
+        if cls is TacoDataFrame:
+            cls = _CLASSES[DEFAULT_BACKEND]
+        return cls(None, cls._from_arrow_data(arrow_table), aligned=False, format_type=format_type,
+                   current_level=current_level)
+
+    @classmethod
+    def _wrap_native(cls, native: "_core.DataFrame") -> "TacoDataFrame":
+        return cls(native, None)
+
+    @staticmethod
+    def _from_arrow_data(table):
+        raise NotImplementedError  # each backend defines it
+
+    def _derive(self, data: Any) -> "TacoDataFrame":
+        """A frame of the same backend over ``data`` (rows derived from this frame)."""
+        out = self.__class__(self._native, data, aligned=False, format_type=self._format_type,
+                             current_level=self._current_level)
+        out._vsi_index = self._vsi_index
+        return out
+
+    def _native_arrow(self):
+        import pyarrow as pa
+
+        return pa.RecordBatchReader.from_stream(self._native).read_all()
+
+    @property
+    def data(self):
+        """The backend object itself (pa.Table, pd.DataFrame or pl.DataFrame)."""
+        if self._data is None:
+            self._data = self._from_arrow_data(self._native_arrow())
+        return self._data
+
+    # --- conversions -------------------------------------------------------------------------
+    def to_arrow(self):
+        """The rows as a pyarrow Table."""
+        if self._aligned and self._data is None:
+            return self._native_arrow()
+        return self._to_arrow(self.data)
+
+    def to_pandas(self):
+        """The rows as a pandas DataFrame (needs pandas: ``pip install pandas``)."""
+        _require("pandas", "to_pandas")
+        return self.to_arrow().to_pandas()
+
+    def to_polars(self):
+        """The rows as a polars DataFrame (needs polars: ``pip install polars``)."""
+        pl = _require("polars", "to_polars")
+        return pl.from_arrow(self.to_arrow())
+
+    def __arrow_c_stream__(self, requested_schema: Any = None) -> Any:
+        """Arrow PyCapsule stream protocol: ``pa.table(df)``, ``pl.DataFrame(df)``, DuckDB, ..."""
+        if self._aligned and self._data is None:
+            return self._native.__arrow_c_stream__(requested_schema)
+        return self.to_arrow().__arrow_c_stream__(requested_schema)
+
+    @staticmethod
+    def _to_arrow(data):
+        raise NotImplementedError  # each backend defines it
+
+    # --- shape -------------------------------------------------------------------------------
+    def __len__(self) -> int:
+        """Number of rows."""
+        if self._aligned and self._data is None:
+            return len(self._native)
+        return self._len(self.data)
+
+    @staticmethod
+    def _len(data) -> int:
+        return len(data)
+
+    @property
+    def columns(self) -> List[str]:
+        """Column names, in order."""
+        if self._aligned and self._data is None:
+            return list(self._native.columns)
+        return list(self._columns(self.data))
+
+    @property
+    def shape(self) -> tuple:
+        """(rows, columns)."""
+        return (len(self), len(self.columns))
+
+    @property
+    def level(self) -> int:
+        """Hierarchy level of these rows: 0 for ``dataset.data``, +1 per ``read`` of a FOLDER."""
+        return self._current_level
+
+    def head(self, n: int = DATAFRAME_DEFAULT_HEAD_ROWS):
+        """The first ``n`` rows as a backend object."""
+        raise NotImplementedError  # each backend defines it
+
+    def tail(self, n: int = DATAFRAME_DEFAULT_TAIL_ROWS):
+        """The last ``n`` rows as a backend object."""
+        raise NotImplementedError  # each backend defines it
+
+    def __getitem__(self, key: Any):
+        """Indexing of the backend object (a column, a slice, a mask...)."""
+        return self.data[key]
+
+    # --- navigation --------------------------------------------------------------------------
+    def _row(self, key: Union[int, str]) -> dict:
+        """The row at a position or with an id, from the backend data (derived frames)."""
+        key = _position(key)
+        table = self.to_arrow()
+        n = table.num_rows
+        if isinstance(key, int):
+            if key < 0 or key >= n:
+                raise TacoNavigationError(f"Position {key} out of range [0, {n - 1}]"
+                                          + (" (negative positions do not count from the end)" if key < 0 else ""))
+            return table.slice(key, 1).to_pylist()[0]
+        if "id" not in table.column_names:
+            raise TacoNavigationError("Cannot search by ID: 'id' column not found")
+        ids = table["id"].to_pylist()
+        if key not in ids:
+            raise TacoNavigationError(f"ID '{key}' not found")
+        return table.slice(ids.index(key), 1).to_pylist()[0]
+
+    def _native_position(self, row: dict) -> Optional[int]:
+        """Where a row of a derived frame sits in the native table (by its gdal_vsi)."""
+        vsi = row.get("internal:gdal_vsi")
+        if self._native is None:
+            return None
+        if vsi is None:
+            # A selection without the path column: the sample is found by its id instead.
+            if "internal:gdal_vsi" not in row and isinstance(row.get("id"), str):
+                try:
+                    return self._native.position_of(row["id"])
+                except TacoNavigationError:
+                    return None
+            return None
+        if self._vsi_index is None:
+            import pyarrow as pa
+
+            table = pa.RecordBatchReader.from_stream(self._native).read_all()
+            if "internal:gdal_vsi" not in table.column_names:
+                return None
+            self._vsi_index = {v: i for i, v in enumerate(table["internal:gdal_vsi"].to_pylist())}
+        return self._vsi_index.get(vsi)
+
+    def _resolve(self, key: Union[int, str]):
+        """(native position or None, row or None) for a key."""
+        if self._aligned:
+            return _position(key), None
+        row = self._row(key)
+        return self._native_position(row), row
+
+    def read(self, key: Union[int, str]) -> Union[str, "TacoDataFrame"]:
+        """FILE row -> its GDAL VSI path; FOLDER row -> a TacoDataFrame (same backend) of its children."""
+        position, row = self._resolve(key)
+        if position is not None:
+            result = self._native.read(position)
+            return result if isinstance(result, str) else self.__class__._wrap_native(result)
+        if row.get("type") == "FILE":
+            return row.get("internal:gdal_vsi")
+        if row.get("type") != "FOLDER":
+            raise TacoNavigationError(f"sample {key!r}: type {row.get('type')!r} is neither FILE nor FOLDER")
+        vsi = row.get("internal:gdal_vsi")
+        if vsi is None:
+            raise TacoNavigationError(f"sample {key!r}: no 'internal:gdal_vsi' to read its children from")
+        return self.__class__.from_arrow(_children_of(vsi), self._format_type,
+                                         current_level=self._current_level + 1)
+
+    def read_bytes(self, key: Union[int, str]) -> bytes:
+        """The exact bytes of a FILE sample, straight from the container."""
+        position, row = self._resolve(key)
+        if position is not None:
+            return self._native.read_bytes(position)
+        if row.get("type") != "FILE":
+            raise TacoNavigationError(f"sample {key!r} is a FOLDER; read() into it to reach its files")
+        return _bytes_at(row["internal:gdal_vsi"])
+
+    def read_array(self, key: Union[int, str]):
+        """A FILE sample decoded by GDAL into a numpy array (bands, height, width)."""
+        return _core.read_array(self._file_path(key))
+
+    def read_arrays(self, keys: Iterable[Union[int, str]], threads: Optional[int] = None) -> list:
+        """Many FILE samples decoded in parallel (``threads`` defaults to all cores), in order."""
+        paths = [self._file_path(k) for k in keys]
+        return _core.read_arrays(paths, threads or 0)
+
+    def _file_path(self, key: Union[int, str]) -> str:
+        result = self.read(key)
+        if not isinstance(result, str):
+            raise TacoNavigationError(f"sample {key!r} is a FOLDER; read() into it to reach its files")
+        return result
+
+    # --- pickling ----------------------------------------------------------------------------
+    def __reduce__(self):
+        """Pickling (a spawned worker): the rows travel as an Arrow table and the copy navigates
+        from them, as a :meth:`from_arrow` frame (FOLDER children read from their ``__meta__``)."""
+        return (_unpickle_frame, (self.__class__, self.to_arrow(), self._format_type, self._current_level))
+
+    # --- display -----------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        total = len(self)
+        shown = self.head(min(DATAFRAME_MAX_REPR_ROWS, total))
+        more = f" (showing first {DATAFRAME_MAX_REPR_ROWS})" if total > DATAFRAME_MAX_REPR_ROWS else ""
+        return (f"{shown}\n[TacoDataFrame: {total} rows{more}, format={self._format_type}, "
+                f"backend={self.backend}]")
+
+    def _repr_html_(self) -> str:
+        from ._html import dataframe_html
+
+        return dataframe_html(self)
+
+
+class TacoDataFrameArrow(TacoDataFrame):
+    """A pyarrow Table with navigation (the default backend). ``df[key]`` is a Table column."""
+
+    backend = "pyarrow"
+
+    @staticmethod
+    def _from_arrow_data(table):
+        return table
+
+    @staticmethod
+    def _to_arrow(data):
+        return data
+
+    @staticmethod
+    def _columns(data):
+        return data.column_names
+
+    def head(self, n: int = DATAFRAME_DEFAULT_HEAD_ROWS):
+        """The first ``n`` rows as a pyarrow Table."""
+        t = self.to_arrow()
+        return t.slice(0, max(0, min(n, t.num_rows)))
+
+    def tail(self, n: int = DATAFRAME_DEFAULT_TAIL_ROWS):
+        """The last ``n`` rows as a pyarrow Table."""
+        t = self.to_arrow()
+        return t.slice(max(0, t.num_rows - max(0, n)))
+
+    def __getitem__(self, key: Any):
+        """pyarrow Table indexing: a column by name or position."""
+        return self.to_arrow()[key]
+
+
+class TacoDataFramePandas(TacoDataFrame):
+    """A pandas DataFrame with navigation. DataFrame results of indexing, ``query``,
+    ``sort_values`` and ``assign`` stay TacoDataFrames; protected columns refuse assignment."""
+
+    backend = "pandas"
+
+    @staticmethod
+    def _from_arrow_data(table):
+        _require("pandas", "pandas backend")
+        return table.to_pandas()
+
+    @staticmethod
+    def _to_arrow(data):
+        import pyarrow as pa
+
+        return pa.Table.from_pandas(data, preserve_index=False)
+
+    @staticmethod
+    def _columns(data):
+        return data.columns.tolist()
+
+    @property
+    def shape(self) -> tuple:
+        """(rows, columns) of the pandas DataFrame."""
+        return self.data.shape
+
+    def head(self, n: int = DATAFRAME_DEFAULT_HEAD_ROWS):
+        """The first ``n`` rows as a pandas DataFrame."""
+        return self.data.head(n)
+
+    def tail(self, n: int = DATAFRAME_DEFAULT_TAIL_ROWS):
+        """The last ``n`` rows as a pandas DataFrame."""
+        return self.data.tail(n)
+
+    def __getitem__(self, key: Any):
+        """pandas indexing; a DataFrame result stays a TacoDataFramePandas (navigation kept)."""
+        import pandas as pd
+
+        result = self.data[key]
+        return self._derive(result) if isinstance(result, pd.DataFrame) else result
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        _protect(key)
+        self.data[key] = value
+        self._aligned = False
+
+    def to_pandas(self):
+        """A copy of the pandas DataFrame (without navigation)."""
+        return self.data.copy()
+
+    def query(self, expr: str, **kwargs) -> "TacoDataFramePandas":
+        """``DataFrame.query``; the result keeps navigation."""
+        return self._derive(self.data.query(expr, **kwargs))
+
+    def sort_values(self, by, ascending: bool = True, **kwargs) -> "TacoDataFramePandas":
+        """``DataFrame.sort_values``; the result keeps navigation."""
+        return self._derive(self.data.sort_values(by=by, ascending=ascending, **kwargs))
+
+    def assign(self, **kwargs) -> "TacoDataFramePandas":
+        """``DataFrame.assign``; ValueError for a protected column; the result keeps navigation."""
+        for name in kwargs:
+            _protect(name)
+        return self._derive(self.data.assign(**kwargs))
+
+    def groupby(self, by, **kwargs):
+        """``DataFrame.groupby`` (a pandas GroupBy, not a TacoDataFrame)."""
+        return self.data.groupby(by=by, **kwargs)
+
+    @property
+    def loc(self):
+        """The pandas label indexer (results are pandas objects)."""
+        return self.data.loc
+
+    @property
+    def iloc(self):
+        """The pandas position indexer (results are pandas objects)."""
+        return self.data.iloc
+
+
+class TacoDataFramePolars(TacoDataFrame):
+    """A polars DataFrame with navigation. ``filter``, ``select``, ``with_columns``, ``sort`` and
+    ``limit`` return TacoDataFrames; protected columns refuse assignment."""
+
+    backend = "polars"
+
+    @staticmethod
+    def _from_arrow_data(table):
+        pl = _require("polars", "polars backend")
+        return pl.from_arrow(table)
+
+    @staticmethod
+    def _to_arrow(data):
+        return data.to_arrow()
+
+    @staticmethod
+    def _columns(data):
+        return data.columns
+
+    @property
+    def shape(self) -> tuple:
+        """(rows, columns) of the polars DataFrame."""
+        return self.data.shape
+
+    def head(self, n: int = DATAFRAME_DEFAULT_HEAD_ROWS):
+        """The first ``n`` rows as a polars DataFrame."""
+        return self.data.head(n)
+
+    def tail(self, n: int = DATAFRAME_DEFAULT_TAIL_ROWS):
+        """The last ``n`` rows as a polars DataFrame."""
+        return self.data.tail(n)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        import polars as pl
+
+        _protect(key)
+        if isinstance(value, (pl.Series, pl.Expr)):
+            self._data = self.data.with_columns(value.alias(key))
+        else:
+            self._data = self.data.with_columns(pl.Series(key, value))
+        self._aligned = False
+
+    def to_polars(self):
+        """A clone of the polars DataFrame (without navigation)."""
+        return self.data.clone()
+
+    def filter(self, *args, **kwargs) -> "TacoDataFramePolars":
+        """``DataFrame.filter``; the result keeps navigation."""
+        return self._derive(self.data.filter(*args, **kwargs))
+
+    def select(self, *args, **kwargs) -> "TacoDataFramePolars":
+        """``DataFrame.select``; the result keeps navigation while it keeps the navigation columns."""
+        return self._derive(self.data.select(*args, **kwargs))
+
+    def with_columns(self, *args, **kwargs) -> "TacoDataFramePolars":
+        """``DataFrame.with_columns``; the result keeps navigation."""
+        for name in kwargs:
+            _protect(name)
+        return self._derive(self.data.with_columns(*args, **kwargs))
+
+    def sort(self, by, *args, **kwargs) -> "TacoDataFramePolars":
+        """``DataFrame.sort``; the result keeps navigation."""
+        return self._derive(self.data.sort(by, *args, **kwargs))
+
+    def limit(self, n: int) -> "TacoDataFramePolars":
+        """The first ``n`` rows; the result keeps navigation."""
+        return self._derive(self.data.limit(n))
+
+    def group_by(self, *args, **kwargs):
+        """``DataFrame.group_by`` (a polars GroupBy, not a TacoDataFrame)."""
+        return self.data.group_by(*args, **kwargs)
+
+
+def _unpickle_frame(cls, table, format_type: str, current_level: int) -> TacoDataFrame:
+    return cls.from_arrow(table, format_type, current_level=current_level)
+
+
+_CLASSES = {"pyarrow": TacoDataFrameArrow, "pandas": TacoDataFramePandas, "polars": TacoDataFramePolars}
+
+
+def frame_class(backend: str):
+    """The TacoDataFrame subclass of a backend name (checked)."""
+    return _CLASSES[check_backend(backend)]
+
+
+def native_table(table, backend: str):
+    """A pyarrow Table converted to the backend's own type (what tacoreader's ``sql()`` returns)."""
+    check_backend(backend)
+    if backend == "pandas":
+        return table.to_pandas()
+    if backend == "polars":
+        import polars as pl
+
+        return pl.from_arrow(table)
+    return table
+
+
+def _require(module: str, what: str):
+    """The module, or ImportError telling how to install it (TacoBackendError for a backend)."""
+    try:
+        return __import__(module)
+    except ImportError as exc:
+        if what.endswith("backend"):
+            raise TacoBackendError(f"{what} requires {module} package.\nInstall with: pip install {module}") from exc
+        raise ImportError(f"TacoDataFrame.{what}() needs {module}: pip install {module}") from exc

@@ -1,0 +1,52 @@
+"""tacoreader's exception layout: ``from tacocore._exceptions import TacoError, ...``.
+
+The classes are created in the extension (so C++ errors arrive as them); this module gives them
+the module path tacoreader users import from (``tacoreader._exceptions``) and adds
+``TacoBackendError``, the one error that belongs to the Python layer alone. All of them are also
+importable from ``tacocore`` itself.
+
+Hierarchy (as tacoreader 2.4, plus ``TacoPitError`` under ``TacoSchemaError``)::
+
+    TacoError
+    ├── TacoFormatError       not a valid TACO container (bad ZIP, missing COLLECTION.json, v1 file)
+    ├── TacoSchemaError       incompatible or invalid schema (PITSchema, concat)
+    │   └── TacoPitError      the sample tree breaks PIT-1 or PIT-2 (tacocore only)
+    ├── TacoIOError           reading bytes failed (missing file, permission)
+    ├── TacoQueryError        bad SQL, unknown level or column, invalid filter
+    ├── TacoNavigationError   read(key) with a position or id that does not exist
+    └── TacoBackendError      unknown or unavailable DataFrame backend
+    TacoPathNotFoundError     load() of a missing local path: both TacoIOError and TacoFormatError
+"""
+
+from ._core import (
+    TacoError,
+    TacoFormatError,
+    TacoIOError,
+    TacoNavigationError,
+    TacoPitError,
+    TacoQueryError,
+    TacoSchemaError,
+)
+
+
+class TacoBackendError(TacoError):
+    """DataFrame backend error: unknown backend name, or its package is not installed."""
+
+
+class TacoPathNotFoundError(TacoIOError, TacoFormatError):
+    """``load()`` of a local path that does not exist. A TacoIOError (what it is) and also a
+    TacoFormatError, which tacoreader raises for a missing directory ("COLLECTION.json not
+    found"), so handlers written for either catch it."""
+
+
+__all__ = [
+    "TacoError",
+    "TacoFormatError",
+    "TacoSchemaError",
+    "TacoPitError",
+    "TacoIOError",
+    "TacoQueryError",
+    "TacoNavigationError",
+    "TacoBackendError",
+    "TacoPathNotFoundError",
+]
