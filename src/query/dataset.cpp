@@ -117,10 +117,19 @@ Dataset Dataset::sql(const std::string& query) const {
         // The view's rows are found in level 0 by internal:current_id, or by id when the view
         // dropped it (binding only; a view that does not bind fails later, at data()).
         std::string key = "internal:current_id";
+        std::optional<std::vector<ColumnType>> cols;
         try {
-            const std::vector<ColumnType> cols = columns();
-            if (!query::has_column(cols, key) && query::has_column(cols, "id")) key = "id";
+            cols = columns();
         } catch (const QueryError&) {
+        }
+        if (cols && !query::has_column(*cols, key)) {
+            if (!query::has_column(*cols, "id")) {
+                throw QueryError(path().string() +
+                                 ": the flat views l0..lN follow the rows of the current view, "
+                                 "which needs its column 'internal:current_id' or 'id'; the "
+                                 "view has neither (keep one of them in its SELECT)");
+            }
+            key = "id";
         }
         return Dataset(ctx_,
                        query::bind_data_view(view_sql_, query,
