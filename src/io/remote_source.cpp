@@ -137,6 +137,7 @@ void map_environment() {
         {"AZURE_STORAGE_KEY", "AZURE_STORAGE_ACCESS_KEY"},
         {"AZURE_STORAGE_SAS_KEY", "AZURE_STORAGE_SAS_TOKEN"},
         {"GOOGLE_SERVICE_ACCOUNT", "GOOGLE_APPLICATION_CREDENTIALS"},
+        {"AWS_SHARED_CREDENTIALS_FILE", "CPL_AWS_CREDENTIALS_FILE"},
     };
     for (const auto& [from, to] : renames) {
         if (env(from) && !env(to)) CPLSetConfigOption(to, env(from));
