@@ -137,6 +137,7 @@ void map_environment() {
         {"AZURE_STORAGE_KEY", "AZURE_STORAGE_ACCESS_KEY"},
         {"AZURE_STORAGE_SAS_KEY", "AZURE_STORAGE_SAS_TOKEN"},
         {"GOOGLE_SERVICE_ACCOUNT", "GOOGLE_APPLICATION_CREDENTIALS"},
+        {"AWS_SHARED_CREDENTIALS_FILE", "CPL_AWS_CREDENTIALS_FILE"},
     };
     for (const auto& [from, to] : renames) {
         if (env(from) && !env(to)) CPLSetConfigOption(to, env(from));
@@ -181,8 +182,17 @@ std::string status_hint(int status, const std::string& message) {
     if (status >= 500) return "HTTP " + std::to_string(status) + " (server error, after retries)";
     std::string lower = message;
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (lower.find("timeout") != std::string::npos || lower.find("timed out") != std::string::npos)
-        return "the request timed out (GDAL_HTTP_TIMEOUT)";
+    // After retries GDAL's last words are "HTTP error code: 0 - URL. Retrying again in N secs":
+    // no HTTP answer at all.
+    if (lower.find("timeout") != std::string::npos ||
+        lower.find("timed out") != std::string::npos ||
+        lower.find("code: 0") != std::string::npos) {
+        return std::string(
+                   "the request timed out or the server did not answer (GDAL_HTTP_TIMEOUT=") +
+               CPLGetConfigOption("GDAL_HTTP_TIMEOUT", "?") +
+               " s, GDAL_HTTP_MAX_RETRY=" + CPLGetConfigOption("GDAL_HTTP_MAX_RETRY", "0") +
+               " retries)";
+    }
     if (lower.find("range") != std::string::npos && lower.find("support") != std::string::npos)
         return "the server does not support HTTP range requests, which remote reading needs";
     if (status > 0) return "HTTP " + std::to_string(status);

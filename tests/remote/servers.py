@@ -132,7 +132,11 @@ http {{
 """)
         self.proc = subprocess.Popen([nginx, "-p", str(self.dir), "-c", str(self.dir / "nginx.conf")],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        _wait_port(self.port, self.proc, "nginx")
+        try:
+            _wait_port(self.port, self.proc, "nginx")
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
         return self
 
     def __exit__(self, *exc) -> None:
@@ -218,7 +222,15 @@ class Moto:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(self.port)],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _wait_port(self.port, self.proc, "moto server")
+        try:
+            _wait_port(self.port, self.proc, "moto server")
+            self._bootstrap()
+        except BaseException:
+            self.__exit__(None, None, None)  # never leave the server behind
+            raise
+        return self
+
+    def _bootstrap(self) -> None:
         import boto3
         anon = dict(aws_access_key_id="bootstrap", aws_secret_access_key="bootstrap",
                     region_name="us-east-1", endpoint_url=self.endpoint)
@@ -231,7 +243,6 @@ class Moto:
         iam.put_user_policy(UserName=MOTO_USER, PolicyName="s3-all",
                             PolicyDocument=__import__("json").dumps(policy))
         self.s3().create_bucket(Bucket=self.bucket)
-        return self
 
     def s3(self):
         import boto3

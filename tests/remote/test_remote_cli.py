@@ -193,7 +193,8 @@ def test_timeout_does_not_hang(taco):
     try:
         start = time.monotonic()
         out = taco("info", f"http://127.0.0.1:{port}/x.tacozip",
-                   env={"GDAL_HTTP_TIMEOUT": "1", "GDAL_HTTP_MAX_RETRY": "0"}, timeout=60)
+                   env={"GDAL_HTTP_TIMEOUT": "1", "GDAL_HTTP_MAX_RETRY": "1",
+                        "GDAL_HTTP_RETRY_DELAY": "0.1"}, timeout=60)
         elapsed = time.monotonic() - start
     finally:
         stop.set()
@@ -202,7 +203,8 @@ def test_timeout_does_not_hang(taco):
             c.close()
         sock.close()
     assert out.returncode == 2
-    assert "timed out" in out.stderr.lower() or "timeout" in out.stderr.lower(), out.stderr
+    assert "timed out" in out.stderr and "GDAL_HTTP_TIMEOUT=1" in out.stderr, out.stderr
+    assert len(held) == 2  # the first try and one retry
     assert elapsed < 20
 
 
@@ -268,3 +270,19 @@ def test_s3_wrong_secret_fails_clearly(moto, taco):
     out = taco("info", url, env=moto.env(secret="not-the-secret"))
     assert out.returncode == 2
     assert url in out.stderr and "403" in out.stderr and "credentials" in out.stderr, out.stderr
+
+
+def test_s3_with_a_profile(moto, taco, tmp_path):
+    creds = tmp_path / "credentials"
+    creds.write_text(f"[default]\naws_access_key_id = nobody\naws_secret_access_key = wrong\n\n"
+                     f"[taco]\naws_access_key_id = {moto.access_key}\n"
+                     f"aws_secret_access_key = {moto.secret_key}\n")
+    (tmp_path / "config").write_text("")
+    env = {"AWS_PROFILE": "taco", "AWS_SHARED_CREDENTIALS_FILE": str(creds),
+           "AWS_CONFIG_FILE": str(tmp_path / "config"), "AWS_REGION": "us-east-1",
+           "AWS_ENDPOINT_URL": moto.endpoint}
+    out = taco("info", f"s3://{moto.bucket}/data/nested.tacozip", env=env)
+    assert out.returncode == 0, out.stderr
+    env["AWS_PROFILE"] = "default"
+    out = taco("info", f"s3://{moto.bucket}/data/nested.tacozip", env=env)
+    assert out.returncode == 2 and "403" in out.stderr, out.stderr
