@@ -36,6 +36,7 @@ void validate_collection(const IndexLocation& where, format::FindingSink& sink,
         sink.error("collection.index", index, e.what());
         return;
     }
+    format::check_collection(sink, opened.collection.text, index + ": COLLECTION.json");
     const std::string ids =
         "\"id\", CAST(\"internal:offset\" AS BIGINT), "
         "CAST(\"internal:size\" AS BIGINT)";

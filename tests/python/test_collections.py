@@ -363,3 +363,22 @@ def test_cli_split_and_group(tmp_path, run_cli):
     bad = run_cli("create", "--from", src, tmp_path / "x" / "ds.tacozip", "--group-by", "zone",
                   *common, expect=1)
     assert "no column 'zone'" in bad.stderr
+
+
+def test_validate_finds_an_index_that_no_longer_matches_its_part(tmp_path, run_cli):
+    # Two parts and their index; then part 2 is replaced by another dataset of the same shape
+    # whose samples sit elsewhere: loading still works (every range is inside the file), the
+    # validator names the stale part.
+    taco = _core_taco(tmp_path, n=6, size=1000)
+    out = tmp_path / "out"
+    parts = tacocore.create(taco, out / "ds.tacozip", split_size="3000B")
+    assert len(parts) == 2
+    (tmp_path / "o").mkdir()
+    other = _core_taco(tmp_path / "o", n=3, size=1500)
+    replaced = tacocore.create(other, tmp_path / "o" / "x.tacozip")[0]
+    shutil.copy2(replaced, parts[1])
+    findings = tacocore.validate(str(out))
+    stale = [f for f in findings if f["code"] == "collection.part-mismatch"]
+    assert stale and "ds_part0002.tacozip" in stale[0]["message"], findings
+    proc = run_cli("validate", out, expect=1)
+    assert "ds_part0002.tacozip" in proc.stdout + proc.stderr
