@@ -401,7 +401,11 @@ def test_a_sql_view_prints_as_its_table(nested, backend):
 def test_load_takes_tacoreaders_parameters_in_its_order(nested):
     ds = tacocore.load(nested, None, "polars", False)  # path, base_path, backend, cache
     assert isinstance(ds.data, tacocore.TacoDataFramePolars)
-    assert len(tacocore.load([nested], base_path="/elsewhere", cache=False).data) == 3
+    assert len(tacocore.load([nested], cache=False).data) == 3
+    # Deliberate difference (user guide, "Coming from tacoreader"): tacoreader ignores base_path
+    # for a ZIP or FOLDER; tacocore says it cannot apply.
+    with pytest.raises(tacocore.TacoFormatError, match="base_path applies to"):
+        tacocore.load([nested], base_path="/elsewhere")
 
 
 @pytest.mark.parametrize("backend", ["pyarrow", "pandas", "polars"])
