@@ -6,6 +6,9 @@
 #include "format/collection_schema.hpp"
 #include "io/byte_source.hpp"
 #include "io/file.hpp"
+#include "io/location.hpp"
+#include "io/metadata_cache.hpp"
+#include "io/remote_source.hpp"
 #include "taco/errors.hpp"
 
 namespace fs = std::filesystem;
@@ -43,13 +46,13 @@ void check_parquet(const io::ByteSource& src, uint64_t offset, uint64_t size,
     }
 }
 
-// A local directory is resolved as Path.resolve() does; a VSI path or URL is kept as given.
+// A local directory is resolved as Path.resolve() does; a URL becomes the GDAL path that reads it
+// (so `internal:gdal_vsi` opens in GDAL), a VSI path is kept as given.
 std::string parts_root_of(const fs::path& parts_dir, const std::string& base_path) {
-    const bool remote =
-        base_path.rfind("/vsi", 0) == 0 || base_path.find("://") != std::string::npos;
-    std::string root =
-        remote ? base_path
-               : format::resolved_path(base_path.empty() ? parts_dir : fs::path(base_path));
+    std::string root = io::is_remote(base_path) ? io::parse_location(base_path).vsi
+                                                : format::resolved_path(base_path.empty()
+                                                                            ? parts_dir
+                                                                            : fs::path(base_path));
     if (root.empty() || root.back() != '/') root += '/';
     return root;
 }
@@ -86,14 +89,22 @@ format::OpenedDataset open_folder_index(const IndexLocation& where) {
     return out;
 }
 
-format::OpenedDataset open_file_index(const IndexLocation& where) {
+// `__TACOCAT__`, local or remote: the header, then the level tables and COLLECTION.json (one
+// merged range for a remote file: they lie together after the header).
+format::OpenedDataset open_file_index(std::shared_ptr<io::ByteSource> archive) {
     format::OpenedDataset out;
-    out.archive = io::open_local_source(where.index);
+    out.archive = std::move(archive);
     const io::ByteSource& src = *out.archive;
     uint8_t head[kTacocatHeaderSize];
     const size_t n = static_cast<size_t>(std::min<uint64_t>(src.size(), kTacocatHeaderSize));
     src.read_at(0, head, n, "__TACOCAT__ header");
     const TacocatHeader header = decode_tacocat_header(head, n, src.size(), src.name());
+    uint64_t first = header.collection.first, end = header.collection.first + header.collection.second;
+    for (const auto& [offset, size] : header.levels) {
+        first = std::min(first, offset);
+        end = std::max(end, offset + size);
+    }
+    src.prefetch(first, end - first, "__TACOCAT__ level tables and COLLECTION.json");
     for (size_t i = 0; i < header.levels.size(); ++i) {
         const auto [offset, size] = header.levels[i];
         format::LevelSource level{"level" + std::to_string(i) + ".parquet", {}, offset, size, nullptr};
@@ -104,6 +115,24 @@ format::OpenedDataset open_file_index(const IndexLocation& where) {
     out.collection = format::read_collection_document(
         src.read_string(coffset, static_cast<size_t>(csize), "COLLECTION.json"),
         src.name() + ": COLLECTION.json");
+    return out;
+}
+
+// A remote `.tacocat/` by its known names (no listing): COLLECTION.json, then as many level
+// tables as its PIT is deep, each one GET (conditional when cached).
+format::OpenedDataset open_remote_folder_index(const io::Location& index) {
+    format::OpenedDataset out;
+    const auto collection = io::fetch_whole_cached(index.child("COLLECTION.json"), "COLLECTION.json");
+    out.collection = format::read_collection_document(
+        collection->read_string(0, static_cast<size_t>(collection->size()), "COLLECTION.json"),
+        index.text + "/COLLECTION.json");
+    for (size_t i = 0; i < format::expected_level_count(out.collection); ++i) {
+        const std::string file = "level" + std::to_string(i) + ".parquet";
+        auto source = io::fetch_whole_cached(index.child(file), ".tacocat/" + file);
+        format::LevelSource level{".tacocat/" + file, {}, 0, source->size(), source};
+        check_parquet(*source, 0, source->size(), level.name);
+        out.levels.push_back(std::move(level));
+    }
     return out;
 }
 
@@ -137,11 +166,35 @@ std::optional<IndexLocation> find_index(const fs::path& path) {
 
 format::OpenedDataset open_index(const IndexLocation& where, const std::string& base_path) {
     format::OpenedDataset out =
-        where.layout == IndexLayout::Folder ? open_folder_index(where) : open_file_index(where);
+        where.layout == IndexLayout::Folder ? open_folder_index(where)
+                                             : open_file_index(io::open_local_source(where.index));
     out.path = where.index;
     out.format = ContainerFormat::Zip;
     out.parts_root =
         parts_root_of(where.parts_dir.empty() ? fs::path(".") : where.parts_dir, base_path);
+    out.vsi_root = out.parts_root.substr(0, out.parts_root.size() - 1);
+    return out;
+}
+
+std::optional<IndexLayout> remote_index_layout(std::string_view location) {
+    std::string_view s = location;
+    while (s.size() > 1 && s.back() == '/') s.remove_suffix(1);
+    const std::string_view leaf = s.substr(s.rfind('/') + 1);
+    if (leaf == kTacocatFolderName) return IndexLayout::Folder;
+    if (leaf == kTacocatFileName) return IndexLayout::File;
+    return std::nullopt;
+}
+
+format::OpenedDataset open_remote_index(const io::Location& index, IndexLayout layout,
+                                        const std::string& base_path) {
+    format::OpenedDataset out = layout == IndexLayout::Folder
+                                    ? open_remote_folder_index(index)
+                                    : open_file_index(io::RemoteSource::open(index));
+    out.path = index.text;
+    out.format = ContainerFormat::Zip;
+    // The parts lie beside the index: its location without the last component.
+    std::string root = base_path.empty() ? index.vsi.substr(0, index.vsi.rfind('/')) : base_path;
+    out.parts_root = parts_root_of({}, root);
     out.vsi_root = out.parts_root.substr(0, out.parts_root.size() - 1);
     return out;
 }

@@ -6,9 +6,11 @@
 
 #include <filesystem>
 #include <optional>
+#include <string_view>
 #include <string>
 
 #include "format/dataset_open.hpp"
+#include "io/location.hpp"
 
 namespace taco::collection {
 
@@ -29,5 +31,17 @@ std::optional<IndexLocation> find_index(const std::filesystem::path& path);
 /// ranges of `__TACOCAT__`, each checked to look like Parquet). `base_path` (spec §8.1), when
 /// not empty, replaces the directory of the parts. FormatError naming the file otherwise.
 format::OpenedDataset open_index(const IndexLocation& where, const std::string& base_path);
+
+/// The layout of a remote location that names an index (its last component is `.tacocat` or
+/// `__TACOCAT__`), decided without a request; nullopt otherwise. Remote directories are not
+/// probed for an index inside them (it would cost requests on every remote load): users name
+/// the index, as they do with tacoreader.
+std::optional<IndexLayout> remote_index_layout(std::string_view location);
+
+/// Opens a remote index: `.tacocat/` by its known file names (COLLECTION.json and as many level
+/// tables as its PIT is deep: no listing), `__TACOCAT__` by its header and one merged range. The
+/// parts are beside the index unless `base_path`; they are opened when first read.
+format::OpenedDataset open_remote_index(const io::Location& index, IndexLayout layout,
+                                        const std::string& base_path);
 
 }  // namespace taco::collection

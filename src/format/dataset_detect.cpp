@@ -109,10 +109,14 @@ ContainerFormat detect_container(const fs::path& path) {
 
 OpenedDataset open_dataset(const fs::path& path, const std::string& base_path) {
     if (io::is_remote(path.string())) {
+        if (auto layout = collection::remote_index_layout(path.string())) {
+            return collection::open_remote_index(io::parse_location(path.string()), *layout,
+                                                 base_path);
+        }
         if (!base_path.empty()) {
             throw FormatError(path.string() +
-                              ": base_path applies to a local TACOCAT collection index only; "
-                              "remote collections are not read by this version of tacocore");
+                              ": base_path applies to a TACOCAT collection index "
+                              "(.tacocat/ or __TACOCAT__) only");
         }
         return open_remote_dataset(path);
     }

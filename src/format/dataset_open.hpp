@@ -54,6 +54,10 @@ OpenedDataset open_folder_dataset(const std::filesystem::path& path);
 /// A ZIP read through `archive`, its gdal_vsi paths based on `vsi_root` (remote_dataset_open.cpp).
 OpenedDataset open_zip_source(const std::filesystem::path& path,
                               std::shared_ptr<io::ByteSource> archive, std::string vsi_root);
+/// How many level tables a dataset whose directory cannot be listed (remote) has: one per depth
+/// of its PIT, as COLLECTION.json says (no probing for files that may not exist).
+size_t expected_level_count(const CollectionDocument& collection);
+
 /// A remote location (io::is_remote): ZIP by its TACO_HEADER, FOLDER by its known file names.
 OpenedDataset open_remote_dataset(const std::filesystem::path& path);
 

@@ -46,10 +46,7 @@ OpenedDataset open_remote_folder(const io::Location& location) {
     out.collection = read_collection_document(
         collection->read_string(0, static_cast<size_t>(collection->size()), "COLLECTION.json"),
         location.text + ": COLLECTION.json");
-    // No listing: COLLECTION.json says how deep the tree is (one level table per depth).
-    const size_t levels =
-        std::max<size_t>(out.collection.pit.max_depth() + 1, out.collection.fields.size());
-    for (size_t i = 0; i < levels; ++i) {
+    for (size_t i = 0; i < expected_level_count(out.collection); ++i) {
         const std::string name = "METADATA/level" + std::to_string(i) + ".parquet";
         auto file = io::fetch_whole_cached(location.child(name), name);
         const uint64_t size = file->size();
@@ -70,6 +67,10 @@ OpenedDataset open_remote_folder(const io::Location& location) {
 
 }  // namespace
 
+size_t expected_level_count(const CollectionDocument& collection) {
+    return std::max<size_t>(collection.pit.max_depth() + 1, collection.fields.size());
+}
+
 OpenedDataset open_remote_dataset(const std::filesystem::path& path) {
     const io::Location location = io::parse_location(path.string());
     const std::string name = lower(location.text);
@@ -77,11 +78,6 @@ OpenedDataset open_remote_dataset(const std::filesystem::path& path) {
         throw FormatError(location.text +
                           ": legacy TACO v1 dataset (.taco / .tortilla); migrate it to a TACO 2 "
                           ".tacozip first");
-    }
-    if (ends_with(name, ".tacocat") || ends_with(name, "__tacocat__")) {
-        throw FormatError(location.text +
-                          ": a TACOCAT index; loading TACOCAT is not supported by this version "
-                          "of tacocore (load the individual .tacozip files instead)");
     }
     if (ends_with(name, ".tacozip") || ends_with(name, ".zip")) return open_remote_zip(location);
     // Neither suffix: a FOLDER when it has COLLECTION.json, else a ZIP under another name.

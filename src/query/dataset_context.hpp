@@ -86,6 +86,8 @@ struct DatasetContext {
     /// Every archive `internal:gdal_vsi` paths may point into, by VSI root (one per ZIP part).
     std::unordered_map<std::string, std::shared_ptr<io::ByteSource>, StringHash, std::equal_to<>>
         archives;
+    /// Guards `archives`, which reads extend with the remote archives they open.
+    std::mutex archives_mutex;
     ChildrenCache children;
     /// load()'s per-query time limit in seconds (0: none), and whether the last query hit it.
     double query_timeout = 0;

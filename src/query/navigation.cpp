@@ -37,10 +37,15 @@ std::shared_ptr<io::ByteSource> fetch_remote_file(std::string_view vsi) {
 }
 
 std::shared_ptr<io::ByteSource> archive_for(DatasetContext& ctx, std::string_view root) {
+    std::lock_guard lock(ctx.archives_mutex);
     const auto known = ctx.archives.find(root);
     if (known != ctx.archives.end()) return known->second;
-    if (is_remote(root)) return open_remote(root);
-    return io::open_local_source(std::string(root));
+    if (!is_remote(root)) return io::open_local_source(std::string(root));
+    // A remote archive not opened at load (a part of a remote collection) costs a HEAD: it is
+    // kept, so later reads of that part are one range request each.
+    auto opened = open_remote(root);
+    ctx.archives.emplace(std::string(root), opened);
+    return opened;
 }
 
 // The root of the FOLDER dataset (`ctx` or one of its parts) whose DATA/ `path` starts with.

@@ -1,0 +1,104 @@
+"""Remote collections: a multi-part dataset (parts + `.tacocat/` + `__TACOCAT__`) served by nginx
+over plain http loads through its index URL with the rows, paths and sample bytes of the local
+copy; the index costs the requests of its known files, each part one HEAD on its first read, and
+every sample read one range request.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+import tacocore
+
+N = 20
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("TACOCORE_CACHE_DIR", str(tmp_path / "cache"))
+
+
+@pytest.fixture(scope="module")
+def collection(served):
+    """4 parts of 5 samples under ref/parts/, with both index layouts beside them."""
+    out = served.root / "ref" / "parts"
+    if not (out / ".tacocat").is_dir():
+        src = served.root / "parts-src"
+        src.mkdir(exist_ok=True)
+        samples = []
+        for i in range(N):
+            p = src / f"f{i}.bin"
+            p.write_bytes(bytes([i % 251]) * 4096)
+            samples.append(tacocore.Sample(id=f"f{i:03d}", path=p))
+        taco = tacocore.Taco(tortilla=tacocore.Tortilla(samples=samples), id="parts",
+                             dataset_version="1.0.0", description="remote parts",
+                             licenses=["CC-BY-4.0"], providers=[{"name": "p"}], tasks=["other"])
+        parts = tacocore.create(taco, out / "ds.tacozip", split_size="20KB")
+        assert len(parts) == 4
+        (out / "file").mkdir()
+        tacocore.create_tacocat(parts, out / "file", format="file")
+        for p in out.rglob("*"):
+            p.chmod(0o755 if p.is_dir() else 0o644)
+    return out
+
+
+def ids_and_paths(ds):
+    t = ds.data.to_arrow()
+    return t.column("id").to_pylist(), t.column("internal:gdal_vsi").to_pylist()
+
+
+@pytest.mark.parametrize("index", [".tacocat", "file/__TACOCAT__"])
+def test_remote_index_reads_like_the_local_one(served, collection, index):
+    base = {} if index == ".tacocat" else {"base_path": served.url("ref/parts")}
+    remote = tacocore.load(served.url(f"ref/parts/{index}"), **base)
+    local = tacocore.load(str(collection)) if index == ".tacocat" else \
+        tacocore.load(str(collection / "file" / "__TACOCAT__"), base_path=str(collection))
+    ids, paths = ids_and_paths(remote)
+    assert ids == [f"f{i:03d}" for i in range(N)] == ids_and_paths(local)[0]
+    # Every path points into its part on the server, as GDAL opens it.
+    base_vsi = "/vsicurl/" + served.url("ref/parts/")
+    assert all(p.startswith("/vsisubfile/") and f",{base_vsi}ds_part000" in p for p in paths)
+    for i in range(N):
+        assert remote.data.read_bytes(f"f{i:03d}") == bytes([i % 251]) * 4096
+    assert remote.pit_schema.root["n"] == N
+
+
+def test_remote_index_requests(served, collection):
+    srv = served.srv
+    tacocore.clear_cache()  # GDAL remembers files this process opened before (HEADs, blocks)
+    with srv.measure() as opened:
+        ds = tacocore.load(served.url("ref/parts/.tacocat"))
+    # COLLECTION.json and one level table: one GET each, no listing, no probing.
+    assert sorted(r.uri.rsplit("/", 1)[1] for r in opened) == ["COLLECTION.json", "level0.parquet"]
+    frame = ds.data
+    with srv.measure() as reads:
+        frame.read_bytes("f000")
+        frame.read_bytes("f001")  # same part: no second HEAD
+        frame.read_bytes("f019")  # the last part: its own HEAD
+    heads = [r.uri.rsplit("/", 1)[1] for r in reads if r.method == "HEAD"]
+    assert heads == ["ds_part0001.tacozip", "ds_part0004.tacozip"]
+    gets = [r for r in reads if r.method == "GET"]
+    # One range request per read at most (GDAL's block cache may serve the neighbour).
+    assert 2 <= len(gets) <= 3 and all(r.range for r in gets)
+
+
+def test_remote_part_missing_is_named(served, collection):
+    moved = collection / "ds_part0003.tacozip"
+    os.rename(moved, collection / "gone.tacozip")
+    try:
+        ds = tacocore.load(served.url("ref/parts/.tacocat"))
+        with pytest.raises(tacocore.TacoIOError, match=r"ds_part0003\.tacozip.*404|404.*ds_part0003"):
+            ds.data.read_bytes("f012")
+    finally:
+        os.rename(collection / "gone.tacozip", moved)
+
+
+def test_cli_reads_a_remote_index(served, collection, taco):
+    got = taco("sql", served.url("ref/parts/.tacocat"), "SELECT count(*) AS n FROM data", "--csv")
+    assert got.returncode == 0, got.stderr
+    assert got.stdout.splitlines()[-1].strip() == str(N)
+    cat = taco("cat", served.url("ref/parts/.tacocat"), "f007", text=False)
+    assert cat.returncode == 0, cat.stderr
+    assert cat.stdout == bytes([7]) * 4096
