@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Every test suite, fastest first: C++ unit tests, then the Python package (built and installed
 # into .venv like `pip install .`), then pytest over the CLI, interop (against the reference tools
-# from PyPI) and Python suites, then a tiny run of the benchmark harness so it cannot rot.
-# tests/python comes last: its modules import names from its conftest, which must be the one
-# loaded last. Prints a closing 'N passed, N failed' line over the suites; exits non-zero if anything failed.
+# from PyPI), remote (nginx and moto on loopback) and Python suites, then the unit tests and CLI
+# suite under ASan + UBSan, then a tiny run of the benchmark harness so it cannot rot.
+# tests/python comes last among the pytest directories: its modules import names from its
+# conftest, which must be the one loaded last.
+# Prints a closing 'N passed, N failed' line over the suites; exits non-zero if anything failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -25,6 +27,16 @@ run_suite unit ./build/bin/taco_unit_tests --gtest_brief=1
 run_suite readme-example ./build/bin/example_quickstart build/example-quickstart
 run_suite python-package ./scripts/install_python.sh
 run_suite pytest "$PY" -m pytest -q -p no:cacheprovider tests/cli tests/interop tests/remote tests/python
+# The same C++ unit tests and CLI suite again under ASan + UBSan (build-asan, the debug-asan
+# preset; ccache makes the rebuild cheap). The kill loop is timing, not memory: left to the
+# release run above.
+asan_build() {
+    cmake --preset debug-asan >/dev/null && cmake --build build-asan -j "${JOBS:-2}" --target taco_unit_tests taco
+}
+run_suite asan-build asan_build
+run_suite asan-unit env ASAN_OPTIONS=detect_leaks=1 ./build-asan/bin/taco_unit_tests --gtest_brief=1
+run_suite asan-cli env TACO_SANITIZED=1 TACO_BUILD_DIR=build-asan "$PY" -m pytest -q -p no:cacheprovider \
+    tests/cli --deselect tests/cli/test_cli_faults.py::test_sigkill_during_overwrite_keeps_a_complete_dataset
 if [ -f bench/run.py ]; then
     run_suite bench-harness "$PY" bench/run.py --profile tiny --out build/bench-tiny --no-report
 fi

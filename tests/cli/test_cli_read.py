@@ -18,7 +18,7 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 TACO = Path(os.environ.get("TACO_BUILD_DIR", REPO_ROOT / "build")) / "bin" / "taco"
-FIXTURES = REPO_ROOT.parent / "shared" / "fixtures" / "reference"
+FIXTURES = REPO_ROOT / "tests" / "fixtures" / "reference"
 FLAT_ZIP = FIXTURES / "tacoreader/zip/flat/flat.tacozip"
 NESTED_ZIP = FIXTURES / "tacoreader/zip/nested/nested.tacozip"
 NESTED_FOLDER = FIXTURES / "tacoreader/folder/nested"

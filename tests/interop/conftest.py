@@ -5,7 +5,7 @@ Fixtures
     build_dir      its CMake build directory (build/, or $TACO_BUILD_DIR)
     taco_bin       path of the `taco` command line (skips the test when it is not built)
     venv_python    the Python that has tacoreader / tacotoolbox / tacozip (the running one)
-    fixtures_dir   ../shared/fixtures/reference (read-only reference datasets)
+    fixtures_dir   tests/fixtures/reference (read-only reference datasets)
     run_taco       run_taco(*args, check=True, input=None, cwd=None) -> CompletedProcess (text)
     make_dataset   make_dataset(case, output, *extra) -> dict: runs build/bin/taco_make_dataset
                    and returns the JSON description it prints
@@ -63,7 +63,7 @@ def venv_python() -> Path:
 
 @pytest.fixture(scope="session")
 def fixtures_dir(repo_root) -> Path:
-    path = repo_root.parent / "shared" / "fixtures" / "reference"
+    path = repo_root / "tests" / "fixtures" / "reference"
     if not path.is_dir():
         pytest.skip(f"reference fixtures not found at {path}")
     return path

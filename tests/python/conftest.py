@@ -4,7 +4,7 @@ The suite tests the installed package (`scripts/install_python.sh`, as `make tes
 dataset it writes goes under pytest's tmp directories; the reference fixtures are read-only.
 
 Fixtures
-    fixtures_dir      ../shared/fixtures/reference (skips when absent)
+    fixtures_dir      tests/fixtures/reference (copied from shared/fixtures/reference)
     fixture_paths     {name: path} of every reference fixture dataset
     demo_input        examples/demo/input: <scene>/image.tif (3 bands) and mask.tif (1 band)
     demo_datasets     {"zip": path, "folder": path}: the demo scenes written by tacocore, nested
@@ -26,7 +26,7 @@ import pytest
 import tacocore
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-FIXTURES = REPO_ROOT.parent / "shared" / "fixtures" / "reference"
+FIXTURES = REPO_ROOT / "tests" / "fixtures" / "reference"
 DEMO_INPUT = REPO_ROOT / "examples" / "demo" / "input"
 
 FIXTURE_DATASETS = {
@@ -52,8 +52,7 @@ COLLECTION_DEFAULTS = dict(
 
 @pytest.fixture(scope="session")
 def fixtures_dir() -> Path:
-    if not FIXTURES.is_dir():
-        pytest.skip(f"reference fixtures not found at {FIXTURES}")
+    assert FIXTURES.is_dir(), f"reference fixtures not found at {FIXTURES}"
     return FIXTURES
 
 

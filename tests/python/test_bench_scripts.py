@@ -42,7 +42,7 @@ def test_read_arrays_benchmark_runs(tmp_path):
 def test_paired_reader_benchmark_runs():
     repo = BENCH.parents[1]
     build = pathlib.Path(os.environ.get("TACO_BUILD_DIR", repo / "build"))
-    fixture = repo.parent / "shared" / "fixtures" / "reference" / "tacoreader" / "zip" / "flat" / "flat.tacozip"
+    fixture = repo / "tests" / "fixtures" / "reference" / "tacoreader" / "zip" / "flat" / "flat.tacozip"
     proc = subprocess.run([sys.executable, str(repo / "bench" / "bench_reader_paired.py"), str(fixture), "--runs", "2",
                            "--bench-reader", str(build / "bin" / "bench_reader")],
                           capture_output=True, text=True, timeout=300)
