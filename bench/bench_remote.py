@@ -25,7 +25,7 @@ REPO = HERE.parent
 sys.path.insert(0, str(REPO / "tests" / "remote"))
 from servers import Nginx, make_ca  # noqa: E402
 
-FIXTURES = REPO.parent / "shared" / "fixtures" / "reference"
+FIXTURES = REPO / "tests" / "fixtures" / "reference"
 REPORT = REPO / "docs" / "PERFORMANCE.md"
 BEGIN, END = "<!-- remote-benchmark:begin -->", "<!-- remote-benchmark:end -->"
 

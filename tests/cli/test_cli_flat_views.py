@@ -10,7 +10,7 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 TACO = Path(os.environ.get("TACO_BUILD_DIR", REPO_ROOT / "build")) / "bin" / "taco"
-FIXTURES = REPO_ROOT.parent / "shared" / "fixtures" / "reference"
+FIXTURES = REPO_ROOT / "tests" / "fixtures" / "reference"
 
 
 def test_sql_reads_the_flat_views():
