@@ -276,12 +276,12 @@ class TacoDataFrame:
         return self._current_level
 
     def head(self, n: int = DATAFRAME_DEFAULT_HEAD_ROWS):
-        """The first ``n`` rows as a backend object."""
-        raise NotImplementedError  # each backend defines it
+        """The first ``n`` rows as a backend object (pandas and polars frames have ``head``)."""
+        return self.data.head(n)
 
     def tail(self, n: int = DATAFRAME_DEFAULT_TAIL_ROWS):
-        """The last ``n`` rows as a backend object."""
-        raise NotImplementedError  # each backend defines it
+        """The last ``n`` rows as a backend object (pandas and polars frames have ``tail``)."""
+        return self.data.tail(n)
 
     def __getitem__(self, key: Any):
         """Indexing of the backend object (a column, a slice, a mask...)."""
@@ -447,19 +447,6 @@ class TacoDataFramePandas(TacoDataFrame):
     def _columns(data):
         return data.columns.tolist()
 
-    @property
-    def shape(self) -> tuple:
-        """(rows, columns) of the pandas DataFrame."""
-        return self.data.shape
-
-    def head(self, n: int = DATAFRAME_DEFAULT_HEAD_ROWS):
-        """The first ``n`` rows as a pandas DataFrame."""
-        return self.data.head(n)
-
-    def tail(self, n: int = DATAFRAME_DEFAULT_TAIL_ROWS):
-        """The last ``n`` rows as a pandas DataFrame."""
-        return self.data.tail(n)
-
     def __getitem__(self, key: Any):
         """pandas indexing; a DataFrame result stays a TacoDataFramePandas (navigation kept)."""
         import pandas as pd
@@ -523,19 +510,6 @@ class TacoDataFramePolars(TacoDataFrame):
     @staticmethod
     def _columns(data):
         return data.columns
-
-    @property
-    def shape(self) -> tuple:
-        """(rows, columns) of the polars DataFrame."""
-        return self.data.shape
-
-    def head(self, n: int = DATAFRAME_DEFAULT_HEAD_ROWS):
-        """The first ``n`` rows as a polars DataFrame."""
-        return self.data.head(n)
-
-    def tail(self, n: int = DATAFRAME_DEFAULT_TAIL_ROWS):
-        """The last ``n`` rows as a polars DataFrame."""
-        return self.data.tail(n)
 
     def __setitem__(self, key: str, value: Any) -> None:
         import polars as pl
