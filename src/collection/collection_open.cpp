@@ -49,10 +49,10 @@ void check_parquet(const io::ByteSource& src, uint64_t offset, uint64_t size,
 // A local directory is resolved as Path.resolve() does; a URL becomes the GDAL path that reads it
 // (so `internal:gdal_vsi` opens in GDAL), a VSI path is kept as given.
 std::string parts_root_of(const fs::path& parts_dir, const std::string& base_path) {
-    std::string root = io::is_remote(base_path) ? io::parse_location(base_path).vsi
-                                                : format::resolved_path(base_path.empty()
-                                                                            ? parts_dir
-                                                                            : fs::path(base_path));
+    std::string root =
+        io::is_remote(base_path)
+            ? io::parse_location(base_path).vsi
+            : format::resolved_path(base_path.empty() ? parts_dir : fs::path(base_path));
     if (root.empty() || root.back() != '/') root += '/';
     return root;
 }
@@ -99,7 +99,8 @@ format::OpenedDataset open_file_index(std::shared_ptr<io::ByteSource> archive) {
     const size_t n = static_cast<size_t>(std::min<uint64_t>(src.size(), kTacocatHeaderSize));
     src.read_at(0, head, n, "__TACOCAT__ header");
     const TacocatHeader header = decode_tacocat_header(head, n, src.size(), src.name());
-    uint64_t first = header.collection.first, end = header.collection.first + header.collection.second;
+    uint64_t first = header.collection.first,
+             end = header.collection.first + header.collection.second;
     for (const auto& [offset, size] : header.levels) {
         first = std::min(first, offset);
         end = std::max(end, offset + size);
@@ -107,7 +108,8 @@ format::OpenedDataset open_file_index(std::shared_ptr<io::ByteSource> archive) {
     src.prefetch(first, end - first, "__TACOCAT__ level tables and COLLECTION.json");
     for (size_t i = 0; i < header.levels.size(); ++i) {
         const auto [offset, size] = header.levels[i];
-        format::LevelSource level{"level" + std::to_string(i) + ".parquet", {}, offset, size, nullptr};
+        format::LevelSource level{
+            "level" + std::to_string(i) + ".parquet", {}, offset, size, nullptr};
         check_parquet(src, offset, size, level.name);
         out.levels.push_back(std::move(level));
     }
@@ -122,7 +124,8 @@ format::OpenedDataset open_file_index(std::shared_ptr<io::ByteSource> archive) {
 // tables as its PIT is deep, each one GET (conditional when cached).
 format::OpenedDataset open_remote_folder_index(const io::Location& index) {
     format::OpenedDataset out;
-    const auto collection = io::fetch_whole_cached(index.child("COLLECTION.json"), "COLLECTION.json");
+    const auto collection =
+        io::fetch_whole_cached(index.child("COLLECTION.json"), "COLLECTION.json");
     out.collection = format::read_collection_document(
         collection->read_string(0, static_cast<size_t>(collection->size()), "COLLECTION.json"),
         index.text + "/COLLECTION.json");
@@ -165,9 +168,9 @@ std::optional<IndexLocation> find_index(const fs::path& path) {
 }
 
 format::OpenedDataset open_index(const IndexLocation& where, const std::string& base_path) {
-    format::OpenedDataset out =
-        where.layout == IndexLayout::Folder ? open_folder_index(where)
-                                             : open_file_index(io::open_local_source(where.index));
+    format::OpenedDataset out = where.layout == IndexLayout::Folder
+                                    ? open_folder_index(where)
+                                    : open_file_index(io::open_local_source(where.index));
     out.path = where.index;
     out.format = ContainerFormat::Zip;
     out.parts_root =

@@ -6,8 +6,8 @@
 
 #include <filesystem>
 #include <optional>
-#include <string_view>
 #include <string>
+#include <string_view>
 
 #include "format/dataset_open.hpp"
 #include "io/location.hpp"
