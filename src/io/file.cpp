@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -115,6 +116,47 @@ void pread_exact(int fd, uint64_t offset, void* buf, size_t n, const std::string
         n -= static_cast<size_t>(r);
         offset += static_cast<uint64_t>(r);
     }
+}
+
+uint64_t copy_fd(int in, int out, uint64_t n, const std::string& in_name,
+                 const std::string& out_name) {
+    uint64_t done = 0;
+    bool kernel = true;
+    while (done < n) {
+        const size_t piece = static_cast<size_t>(std::min<uint64_t>(n - done, uint64_t{1} << 30));
+        if (kernel) {
+            const ssize_t c = ::copy_file_range(in, nullptr, out, nullptr, piece, 0);
+            if (c > 0) {
+                done += static_cast<uint64_t>(c);
+                continue;
+            }
+            if (c == 0) break;  // the input ended
+            if (errno == EINTR) continue;
+            if (errno != EXDEV && errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
+                throw_errno("cannot write to", out_name, errno);
+            kernel = false;  // not offered between these two files: copy through a buffer
+        }
+        char buf[1 << 16];
+        const ssize_t r = ::read(in, buf, std::min(sizeof buf, piece));
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            throw_errno("cannot read", in_name, errno);
+        }
+        if (r == 0) break;
+        size_t left = static_cast<size_t>(r);
+        const char* p = buf;
+        while (left > 0) {
+            const ssize_t w = ::write(out, p, left);
+            if (w < 0) {
+                if (errno == EINTR) continue;
+                throw_errno("cannot write to", out_name, errno);
+            }
+            p += w;
+            left -= static_cast<size_t>(w);
+        }
+        done += static_cast<uint64_t>(r);
+    }
+    return done;
 }
 
 void pwrite_all(int fd, uint64_t offset, const void* data, size_t n, const std::string& name) {

@@ -67,5 +67,11 @@ class File {
 void pread_exact(int fd, uint64_t offset, void* buf, size_t n, const std::string& name);
 /// Writes all `n` bytes at `offset`, retrying short writes and EINTR.
 void pwrite_all(int fd, uint64_t offset, const void* data, size_t n, const std::string& name);
+/// Copies up to `n` bytes from the current position of `in` to that of `out` in the kernel
+/// (copy_file_range, which may share blocks; plain reads and writes where it is not offered) and
+/// returns how many were copied: fewer than `n` only when `in` ended first. A failing write is an
+/// IoError naming `out_name` and the system's reason (ENOSPC reads "No space left on device").
+uint64_t copy_fd(int in, int out, uint64_t n, const std::string& in_name,
+                 const std::string& out_name);
 
 }  // namespace taco::io
