@@ -1,5 +1,8 @@
 #include "commands.hpp"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 
 #include "io/cancel.hpp"
@@ -21,9 +24,26 @@ std::vector<Command> all_commands() {
     return cmds;
 }
 
+// A command's output that did not reach its destination (a full disk, a closed pipe's reader
+// gone) must not end in exit 0 with a truncated file: everything written through std::cout and
+// stdout is flushed here and a failure is an IoError (exit 2).
+void check_standard_output() {
+    errno = 0;
+    std::cout.flush();
+    const bool stream_failed = std::cout.fail();
+    if (std::fflush(stdout) != 0 || stream_failed || std::ferror(stdout)) {
+        const int err = errno;
+        throw taco::IoError(std::string("cannot write to standard output") +
+                            (err ? ": " + std::string(std::strerror(err)) : "") +
+                            "; the output is incomplete");
+    }
+}
+
 int run_guarded(Command& cmd) {
     try {
-        return cmd.run();
+        const int code = cmd.run();
+        check_standard_output();
+        return code;
     } catch (const taco::IoError& e) {
         std::cerr << "taco: error: " << e.what() << "\n";
         return taco::io::cancel_requested() ? kExitInterrupted : kExitUsage;
