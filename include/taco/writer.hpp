@@ -40,6 +40,9 @@ struct CreateOptions {
     /// order of first appearance; the value made safe for a file name); with split_size, a group
     /// larger than it is split into `<stem>_<value>_part0001<ext>`, ...
     std::string group_by;
+    /// With more than one part: also write the `.tacocat/` index beside them (tacotoolbox's
+    /// `consolidate`). Off: only the parts, which `taco tacocat` can index later.
+    bool consolidate = true;
 };
 
 struct CreateResult {

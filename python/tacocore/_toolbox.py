@@ -183,14 +183,22 @@ class Taco:
 
 def create(taco: Taco, output: Union[str, os.PathLike], output_format: str = "auto", overwrite: bool = False,
            compression_level: int = 3, split_size: Optional[Union[str, int]] = None,
-           group_by: Optional[Union[str, Sequence[str]]] = None, **_ignored: Any) -> list:
+           group_by: Optional[Union[str, Sequence[str]]] = None, consolidate: bool = True,
+           temp_dir: Optional[Union[str, os.PathLike]] = None) -> list:
     """Writes ``taco`` to ``output`` (ZIP for ``.zip``/``.tacozip``, else FOLDER); returns [Path].
 
     ``split_size`` ("4GB", or bytes) and ``group_by`` (a level-0 column) write ZIP parts
     ``<stem>_part0001.tacozip``, ... or ``<stem>_<value>.tacozip`` and, with more than one part, the
     ``.tacocat/`` index beside them (USER-GUIDE "Collections"); the list then holds every part.
     Nothing is left behind on failure, and an existing output is refused unless ``overwrite``.
+    ``consolidate=False`` writes the parts without the ``.tacocat/`` index (as tacotoolbox).
+    ``temp_dir`` is accepted for tacotoolbox's signature and checked to be a directory, but tacocore
+    always stages beside the output: only a rename on the same file system makes the output
+    appear whole or not at all. Any other keyword (tacotoolbox's Parquet writer options, a
+    misspelt name) is a TypeError naming it, never silently ignored.
     """
+    if temp_dir is not None and not os.path.isdir(temp_dir):
+        raise _core.TacoIOError(f"temp_dir {os.fspath(temp_dir)!r} is not a directory")
     if output_format not in ("auto", "zip", "folder"):
         raise _core.TacoSchemaError(f"output_format must be 'auto', 'zip' or 'folder', not {output_format!r}")
     if isinstance(group_by, (list, tuple)):
@@ -198,7 +206,7 @@ def create(taco: Taco, output: Union[str, os.PathLike], output_format: str = "au
             raise _core.TacoSchemaError("group_by: tacocore groups by one column; got " + repr(group_by))
         group_by = group_by[0]
     summary = _core.create(taco._native, os.fspath(output), output_format, overwrite, compression_level,
-                           "" if split_size is None else str(split_size), group_by or "")
+                           "" if split_size is None else str(split_size), group_by or "", consolidate)
     if summary["parts"]:
         return [Path(p) for p in summary["parts"]]
     return [Path(summary["path"])]

@@ -233,7 +233,7 @@ CreateResult create_parts(const Taco& taco, const fs::path& output, const Create
     for (const Chunk& c : chunks)
         staged.push_back(std::make_unique<io::StagedOutput>(dir / c.name, options.overwrite));
     std::unique_ptr<io::StagedOutput> index;
-    if (chunks.size() > 1) {
+    if (chunks.size() > 1 && options.consolidate) {
         index = std::make_unique<io::StagedOutput>(dir / kTacocatFolderName, options.overwrite);
     }
 

@@ -325,6 +325,26 @@ def test_create_accepts_tacotoolbox_keywords(tmp_path, make_taco):
     assert tacocore.load(out[0]).data.read_bytes(0) == b"1"
 
 
+def test_create_refuses_unknown_keywords(tmp_path, make_taco):
+    taco = make_taco([tacocore.Sample("a", b"1")])
+    with pytest.raises(TypeError, match="splitsize"):
+        tacocore.create(taco, tmp_path / "k.tacozip", splitsize="1GB")  # misspelt
+    with pytest.raises(TypeError, match="row_group_size"):
+        tacocore.create(taco, tmp_path / "k.tacozip", row_group_size=1000)  # a Parquet option
+    with pytest.raises(tacocore.TacoIOError, match="temp_dir"):
+        tacocore.create(taco, tmp_path / "k.tacozip", temp_dir=tmp_path / "missing")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_consolidate_false_writes_parts_without_an_index(tmp_path, make_taco):
+    samples = [tacocore.Sample(f"s{i}", bytes([i]) * 4096) for i in range(4)]
+    parts = tacocore.create(make_taco(samples), tmp_path / "ds.tacozip", split_size="8KB",
+                            consolidate=False)
+    assert [p.name for p in parts] == ["ds_part0001.tacozip", "ds_part0002.tacozip"]
+    assert not (tmp_path / ".tacocat").exists()
+    assert tacocore.load(str(parts[1])).data.read_bytes("s3") == bytes([3]) * 4096
+
+
 def test_failed_create_leaves_nothing(tmp_path, make_taco, demo_input):
     src = tmp_path / "vanishing.tif"
     src.write_bytes((demo_input / "lima" / "mask.tif").read_bytes())
