@@ -183,8 +183,9 @@ def write_report(r: dict, a) -> None:
     body = [BEGIN, "## Collections (issue 12; bench/bench_collections.py)", "",
             f"Written by `.venv/bin/python bench/bench_collections.py{' --quick' if a.quick else ''} "
             f"--runs {a.runs} --report` on {time.strftime('%Y-%m-%d')}; medians of fresh processes, "
-            f"load average {r['load_average'][0]}–{r['load_average'][1]} on {os.cpu_count()} cores "
-            "(other work was running on this machine: treat the ratios as indicative).", "",
+            f"load average {r['load_average'][0]}–{r['load_average'][1]} on {os.cpu_count()} cores"
+            + (" (the machine was busy: treat the ratios as indicative)."
+               if max(r["load_average"]) > 1.0 else " (an idle machine)."), "",
             "| scenario | tacocore s | reference s | reference / tacocore | target |",
             "|---|---:|---:|---:|---|",
             f"| create {r['files']:,} × 4 KiB files in 10 parts + .tacocat (Python API) | "
