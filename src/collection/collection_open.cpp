@@ -4,6 +4,7 @@
 
 #include "collection/tacocat_file.hpp"
 #include "format/collection_schema.hpp"
+#include "format/parquet_magic.hpp"
 #include "io/byte_source.hpp"
 #include "io/file.hpp"
 #include "io/location.hpp"
@@ -30,20 +31,6 @@ std::string trimmed(const fs::path& path) {
     std::string s = path.string();
     while (s.size() > 1 && s.back() == '/') s.pop_back();
     return s;
-}
-
-// Parquet starts and ends with PAR1: a range pointing elsewhere is caught here, by name.
-void check_parquet(const io::ByteSource& src, uint64_t offset, uint64_t size,
-                   const std::string& where) {
-    char head[4] = {}, tail[4] = {};
-    if (size >= 12) {
-        src.read_at(offset, head, 4, where);
-        src.read_at(offset + size - 4, tail, 4, where);
-    }
-    if (size < 12 || std::string_view(head, 4) != "PAR1" || std::string_view(tail, 4) != "PAR1") {
-        throw FormatError(src.name() + ": " + where + " (" + std::to_string(size) +
-                          " bytes) is not a Parquet file (no PAR1 magic)");
-    }
 }
 
 // A local directory is resolved as Path.resolve() does; a URL becomes the GDAL path that reads it
@@ -78,7 +65,7 @@ format::OpenedDataset open_folder_index(const IndexLocation& where) {
         if (!path_exists(where.index / file)) break;
         format::LevelSource level{".tacocat/" + file, where.index / file, 0, 0, nullptr};
         auto src = io::open_local_source(level.file);
-        check_parquet(*src, 0, src->size(), level.name);
+        format::require_parquet_bytes(*src, 0, src->size(), src->name(), level.name);
         out.levels.push_back(std::move(level));
     }
     if (out.levels.empty()) {
@@ -110,7 +97,7 @@ format::OpenedDataset open_file_index(std::shared_ptr<io::ByteSource> archive) {
         const auto [offset, size] = header.levels[i];
         format::LevelSource level{
             "level" + std::to_string(i) + ".parquet", {}, offset, size, nullptr};
-        check_parquet(src, offset, size, level.name);
+        format::require_parquet_bytes(src, offset, size, src.name(), level.name);
         out.levels.push_back(std::move(level));
     }
     const auto [coffset, csize] = header.collection;
@@ -133,7 +120,7 @@ format::OpenedDataset open_remote_folder_index(const io::Location& index) {
         const std::string file = "level" + std::to_string(i) + ".parquet";
         auto source = io::fetch_whole_cached(index.child(file), ".tacocat/" + file);
         format::LevelSource level{".tacocat/" + file, {}, 0, source->size(), source};
-        check_parquet(*source, 0, source->size(), level.name);
+        format::require_parquet_bytes(*source, 0, source->size(), source->name(), level.name);
         out.levels.push_back(std::move(level));
     }
     return out;

@@ -3,6 +3,7 @@
 #include <system_error>
 
 #include "format/dataset_open.hpp"
+#include "format/parquet_magic.hpp"
 #include "io/file.hpp"
 #include "taco/errors.hpp"
 
@@ -16,20 +17,6 @@ std::string read_whole(const fs::path& p) {
     std::string text(static_cast<size_t>(f.size()), '\0');
     if (!text.empty()) f.read_at(0, text.data(), text.size());
     return text;
-}
-
-void check_parquet_file(const std::string& dataset, const LevelSource& level) {
-    io::File f = io::File::open_read(level.file);
-    const uint64_t size = f.size();
-    char head[4] = {}, tail[4] = {};
-    if (size >= 12) {
-        f.read_at(0, head, 4);
-        f.read_at(size - 4, tail, 4);
-    }
-    if (size < 12 || std::string_view(head, 4) != "PAR1" || std::string_view(tail, 4) != "PAR1") {
-        throw FormatError(dataset + ": " + level.name + " (" + std::to_string(size) +
-                          " bytes) is not a Parquet file (no PAR1 magic)");
-    }
 }
 
 }  // namespace
@@ -69,7 +56,10 @@ OpenedDataset open_folder_dataset(const fs::path& path) {
         throw FormatError(name + ": METADATA/level0.parquet not found (expected " +
                           (metadata / "level0.parquet").string() + ")");
     }
-    for (const LevelSource& level : out.levels) check_parquet_file(name, level);
+    for (const LevelSource& level : out.levels) {
+        const auto file = io::open_local_source(level.file);
+        require_parquet_bytes(*file, 0, file->size(), name, level.name);
+    }
     return out;
 }
 

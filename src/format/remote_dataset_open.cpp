@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "format/dataset_open.hpp"
+#include "format/parquet_magic.hpp"
 #include "io/location.hpp"
 #include "io/metadata_cache.hpp"
 #include "io/remote_source.hpp"
@@ -50,16 +51,7 @@ OpenedDataset open_remote_folder(const io::Location& location) {
         const std::string name = "METADATA/level" + std::to_string(i) + ".parquet";
         auto file = io::fetch_whole_cached(location.child(name), name);
         const uint64_t size = file->size();
-        char head[4] = {}, tail[4] = {};
-        if (size >= 12) {
-            file->read_at(0, head, 4, name);
-            file->read_at(size - 4, tail, 4, name);
-        }
-        if (size < 12 || std::string_view(head, 4) != "PAR1" ||
-            std::string_view(tail, 4) != "PAR1") {
-            throw FormatError(location.text + ": " + name + " (" + std::to_string(size) +
-                              " bytes) is not a Parquet file (no PAR1 magic)");
-        }
+        require_parquet_bytes(*file, 0, size, location.text, name);
         out.levels.push_back({name, {}, 0, size, std::move(file)});
     }
     return out;

@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "io/location.hpp"
 #include "metadata/result_table.hpp"
 #include "query/dataset_context.hpp"
 #include "taco/errors.hpp"
@@ -15,10 +16,6 @@ using metadata::quote_literal;
 constexpr const char* kSourceFile = "internal:source_file";
 constexpr const char* kCurrentId = "internal:current_id";
 constexpr const char* kParentId = "internal:parent_id";
-
-bool is_remote(const std::string& root) {
-    return root.rfind("/vsi", 0) == 0 || root.find("://") != std::string::npos;
-}
 
 // internal:source_file names a file beside the index; anything else could reach outside it.
 bool is_bare_file_name(std::string_view name) {
@@ -104,7 +101,7 @@ std::shared_ptr<const CollectionParts> index_collection(
         }
         parts->id_base.push_back(std::move(base));
     }
-    const bool remote = is_remote(parts->root);
+    const bool remote = io::is_remote(parts->root);
     for (const std::string& file : parts->files) {
         if (remote) {
             parts->sources.push_back(nullptr);
