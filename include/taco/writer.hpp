@@ -36,10 +36,11 @@ struct CreateOptions {
     /// samples go to consecutive parts `<stem>_part0001<ext>`, ... of at most this many sample
     /// bytes each (a larger sample gets a part of its own), as tacotoolbox counts them.
     uint64_t split_size = 0;
-    /// Not empty: one part `<stem>_<value><ext>` per distinct value of this level-0 column (in
-    /// order of first appearance; the value made safe for a file name); with split_size, a group
-    /// larger than it is split into `<stem>_<value>_part0001<ext>`, ...
-    std::string group_by;
+    /// Not empty: one part `<stem>_<value><ext>` per distinct value of these level-0 columns (in
+    /// order of first appearance; with several columns the value is theirs joined by '_', as
+    /// tacotoolbox does; made safe for a file name); with split_size, a group larger than it is
+    /// split into `<stem>_<value>_part0001<ext>`, ...
+    std::vector<std::string> group_by;
     /// With more than one part: also write the `.tacocat/` index beside them (tacotoolbox's
     /// `consolidate`). Off: only the parts, which `taco tacocat` can index later.
     bool consolidate = true;

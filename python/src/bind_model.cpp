@@ -196,7 +196,7 @@ void bind_model(nb::module_& m) {
     m.def(
         "create",
         [](const Taco& taco, const std::string& output, const std::string& fmt, bool overwrite,
-           int level, const std::string& split_size, const std::string& group_by,
+           int level, const std::string& split_size, const std::vector<std::string>& group_by,
            bool consolidate) {
             CreateOptions opts;
             if (!split_size.empty()) opts.split_size = parse_size(split_size);
@@ -226,7 +226,8 @@ void bind_model(nb::module_& m) {
             return d;
         },
         "taco"_a, "output"_a, "output_format"_a = "auto", "overwrite"_a = false,
-        "compression_level"_a = 3, "split_size"_a = "", "group_by"_a = "", "consolidate"_a = true,
+        "compression_level"_a = 3, "split_size"_a = "", "group_by"_a = std::vector<std::string>{},
+        "consolidate"_a = true,
         "Writes the dataset (ZIP for .zip/.tacozip, else FOLDER); returns a summary dict.");
 }
 

@@ -187,7 +187,8 @@ def create(taco: Taco, output: Union[str, os.PathLike], output_format: str = "au
            temp_dir: Optional[Union[str, os.PathLike]] = None) -> list:
     """Writes ``taco`` to ``output`` (ZIP for ``.zip``/``.tacozip``, else FOLDER); returns [Path].
 
-    ``split_size`` ("4GB", or bytes) and ``group_by`` (a level-0 column) write ZIP parts
+    ``split_size`` ("4GB", or bytes) and ``group_by`` (a level-0 column, or a list of them whose
+    values are joined by ``_`` as tacotoolbox does) write ZIP parts
     ``<stem>_part0001.tacozip``, ... or ``<stem>_<value>.tacozip`` and, with more than one part, the
     ``.tacocat/`` index beside them (USER-GUIDE "Collections"); the list then holds every part.
     Nothing is left behind on failure, and an existing output is refused unless ``overwrite``.
@@ -201,12 +202,16 @@ def create(taco: Taco, output: Union[str, os.PathLike], output_format: str = "au
         raise _core.TacoIOError(f"temp_dir {os.fspath(temp_dir)!r} is not a directory")
     if output_format not in ("auto", "zip", "folder"):
         raise _core.TacoSchemaError(f"output_format must be 'auto', 'zip' or 'folder', not {output_format!r}")
-    if isinstance(group_by, (list, tuple)):
-        if len(group_by) != 1:
-            raise _core.TacoSchemaError("group_by: tacocore groups by one column; got " + repr(group_by))
-        group_by = group_by[0]
+    if group_by is None:
+        columns = []
+    elif isinstance(group_by, str):
+        columns = [group_by]
+    elif isinstance(group_by, (list, tuple)) and group_by and all(isinstance(c, str) for c in group_by):
+        columns = list(group_by)
+    else:
+        raise _core.TacoSchemaError(f"group_by must be a column name or a non-empty list of names, not {group_by!r}")
     summary = _core.create(taco._native, os.fspath(output), output_format, overwrite, compression_level,
-                           "" if split_size is None else str(split_size), group_by or "", consolidate)
+                           "" if split_size is None else str(split_size), columns, consolidate)
     if summary["parts"]:
         return [Path(p) for p in summary["parts"]]
     return [Path(summary["path"])]

@@ -154,7 +154,7 @@ fs::path create_tacollection(const std::vector<fs::path>& parts, const fs::path&
 
 void collection::write_tacocat_at(const std::vector<fs::path>& paths,
                                   const std::vector<std::string>& names, const fs::path& staging,
-                                  TacocatFormat format) {
+                                  TacocatFormat format, metadata::DuckSession* shared_db) {
     const std::vector<OpenedPart> parts = open_parts(paths, names);
     format::OrderedJson doc = merged_document(parts);  // checks PIT and field schemas first
     const size_t levels = parts[0].opened.levels.size();
@@ -172,7 +172,9 @@ void collection::write_tacocat_at(const std::vector<fs::path>& paths,
     }
     std::vector<query::StagedLevels> staged;
     for (const OpenedPart& p : parts) staged.push_back(query::stage_levels(p.opened));
-    metadata::DuckSession db;
+    std::unique_ptr<metadata::DuckSession> own_db;
+    if (!shared_db) own_db = std::make_unique<metadata::DuckSession>();
+    metadata::DuckSession& db = shared_db ? *shared_db : *own_db;
 
     if (format == TacocatFormat::Folder) {
         fs::create_directories(staging);

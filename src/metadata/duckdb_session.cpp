@@ -6,6 +6,7 @@
 #include "metadata/duckdb_types.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <functional>
 #include <unordered_map>
@@ -74,9 +75,20 @@ size_t TableColumn::rows() const {
     return 0;
 }
 
-struct DuckSession::Impl {
+// One DuckDB database, closed when the last session connected to it goes.
+struct SharedDatabase {
     duckdb_database db = nullptr;
+    ~SharedDatabase() {
+        if (db) duckdb_close(&db);
+    }
+};
+
+struct DuckSession::Impl {
+    std::shared_ptr<SharedDatabase> database;
     duckdb_connection con = nullptr;
+    // taco_stream() is registered in the database's catalog: one name per connection, so
+    // sessions sharing a database each serve their own columns.
+    std::string stream_function_name;
     // The table function `taco_stream()` serves these columns to the COPY that is running.
     bool stream_registered = false;
     const std::vector<TableColumn>* stream_columns = nullptr;
@@ -93,18 +105,34 @@ DuckSession::DuckSession(int threads) : impl_(std::make_unique<Impl>()) {
     duckdb_set_config(config, "autoload_known_extensions", "false");
     if (threads > 0) duckdb_set_config(config, "threads", std::to_string(threads).c_str());
     char* error = nullptr;
-    if (duckdb_open_ext(nullptr, &impl_->db, config, &error) != DuckDBSuccess) {
+    impl_->database = std::make_shared<SharedDatabase>();
+    if (duckdb_open_ext(nullptr, &impl_->database->db, config, &error) != DuckDBSuccess) {
         std::string msg = error ? error : "unknown error";
         duckdb_free(error);
         duckdb_destroy_config(&config);
         throw QueryError("cannot open DuckDB: " + msg);
     }
     duckdb_destroy_config(&config);
-    if (duckdb_connect(impl_->db, &impl_->con) != DuckDBSuccess) {
-        duckdb_close(&impl_->db);
+    connect();
+}
+
+DuckSession::DuckSession(const DuckSession& database_of, SameDatabase)
+    : impl_(std::make_unique<Impl>()) {
+    impl_->database = database_of.impl_->database;
+    connect();
+}
+
+void DuckSession::connect() {
+    if (duckdb_connect(impl_->database->db, &impl_->con) != DuckDBSuccess) {
         throw QueryError("cannot connect to DuckDB");
     }
+    static std::atomic<uint64_t> sessions{0};
+    impl_->stream_function_name = "taco_stream_" + std::to_string(sessions++);
     impl_->cancel_hook = io::add_cancel_hook([impl = impl_.get()] { duckdb_interrupt(impl->con); });
+}
+
+std::unique_ptr<DuckSession> DuckSession::another_connection() const {
+    return std::make_unique<DuckSession>(*this, SameDatabase{});
 }
 
 DuckSession::DuckSession(DuckSession&& other) noexcept = default;
@@ -113,7 +141,7 @@ DuckSession::~DuckSession() {
     if (!impl_) return;  // moved from
     io::remove_cancel_hook(impl_->cancel_hook);
     if (impl_->con) duckdb_disconnect(&impl_->con);
-    if (impl_->db) duckdb_close(&impl_->db);
+    impl_->database.reset();  // the last session of a database closes it
 }
 
 void DuckSession::interrupt() {
@@ -305,7 +333,7 @@ void DuckSession::write_parquet(const std::vector<TableColumn>& columns, const s
     }
     if (!impl_->stream_registered) {
         duckdb_table_function f = duckdb_create_table_function();
-        duckdb_table_function_set_name(f, "taco_stream");
+        duckdb_table_function_set_name(f, impl_->stream_function_name.c_str());
         duckdb_table_function_set_extra_info(f, impl_.get(), nullptr);
         duckdb_table_function_set_bind(f, stream_bind);
         duckdb_table_function_set_init(f, stream_init);
@@ -320,8 +348,8 @@ void DuckSession::write_parquet(const std::vector<TableColumn>& columns, const s
                                  [](const TableColumn& c) { return has_int32(c.type); });
     impl_->stream_columns = &columns;
     try {
-        exec("COPY (SELECT * FROM taco_stream()) TO " + quote_literal(path) +
-             " (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL " +
+        exec("COPY (SELECT * FROM " + impl_->stream_function_name + "()) TO " +
+             quote_literal(path) + " (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL " +
              std::to_string(options.compression_level) + ", ROW_GROUP_SIZE " +
              std::to_string(options.row_group_size) + (v2 ? ", PARQUET_VERSION V2" : "") +
              ", USE_TMP_FILE false)");

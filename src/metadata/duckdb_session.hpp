@@ -49,6 +49,15 @@ class DuckSession {
     DuckSession& operator=(const DuckSession&) = delete;
     /// A session can be opened on one thread and handed to another (load() opens it early).
     DuckSession(DuckSession&& other) noexcept;
+
+    /// A new connection to the database of `database_of`: its own transactions, settings and
+    /// registered functions, the database (opening one costs ~20 ms of CPU) shared. The
+    /// database stays open while any session connected to it lives. For writers (create,
+    /// TACOCAT): the reader modules (result_scan's collect function) register catalog functions
+    /// under fixed names, so two reader sessions must not share a database.
+    struct SameDatabase {};
+    DuckSession(const DuckSession& database_of, SameDatabase);
+    std::unique_ptr<DuckSession> another_connection() const;
     DuckSession& operator=(DuckSession&&) = delete;
 
     /// Runs statements that return nothing useful. Throws QueryError with DuckDB's message.
@@ -75,6 +84,7 @@ class DuckSession {
     struct Impl;  // public so the table-function callbacks in the .cpp can reach it
 
   private:
+    void connect();
     std::unique_ptr<Impl> impl_;
 };
 

@@ -312,6 +312,48 @@ def test_group_by_names_parts_by_value(tmp_path):
     assert not (tmp_path / "bad").exists() or not any((tmp_path / "bad").iterdir())
 
 
+def test_group_by_several_columns_joins_values_as_the_reference(tmp_path):
+    regions = ["north", "south", "north", "south", "north", "north"]
+    sensors = ["s1", "s1", "s2", "s1", "s1", "s2"]
+    src = tmp_path / "src"
+    src.mkdir()
+    files = []
+    for i in range(6):
+        (src / f"f{i}.bin").write_bytes(bytes([i]) * 1000)
+        files.append(src / f"f{i}.bin")
+
+    def build(mod, Sample, Tortilla, Taco):
+        samples = []
+        for i, f in enumerate(files):
+            s = Sample(id=f"f{i:03d}", path=f)
+            s.extend_with({"region": regions[i], "sensor": sensors[i]})
+            samples.append(s)
+        return Taco(tortilla=Tortilla(samples=samples), id="groups", dataset_version="1.0.0",
+                    description="groups", licenses=["CC-BY-4.0"], providers=[{"name": "p"}],
+                    tasks=["other"])
+
+    ours = tacocore.create(build(tacocore, tacocore.Sample, tacocore.Tortilla, tacocore.Taco),
+                           tmp_path / "ours" / "ds.tacozip", group_by=["region", "sensor"])
+    import tacotoolbox
+    from tacotoolbox.datamodel import Sample, Taco, Tortilla
+
+    theirs = tacotoolbox.create(build(tacotoolbox, Sample, Tortilla, Taco),
+                                tmp_path / "theirs" / "ds.tacozip", group_by=["region", "sensor"])
+    assert [p.name for p in ours] == ["ds_north_s1.tacozip", "ds_south_s1.tacozip",
+                                      "ds_north_s2.tacozip"]
+    assert sorted(p.name for p in ours) == sorted(Path(p).name for p in theirs)
+    for p in ours:
+        mine = tacocore.load(str(p)).data.to_arrow().column("id").to_pylist()
+        ref = tacocore.load(str(tmp_path / "theirs" / p.name)).data.to_arrow().column("id").to_pylist()
+        assert mine == ref
+    with pytest.raises(tacocore.TacoSchemaError, match="no column 'nope'"):
+        tacocore.create(build(tacocore, tacocore.Sample, tacocore.Tortilla, tacocore.Taco),
+                        tmp_path / "bad" / "ds.tacozip", group_by=["region", "nope"])
+    with pytest.raises(tacocore.TacoSchemaError, match="non-empty list"):
+        tacocore.create(build(tacocore, tacocore.Sample, tacocore.Tortilla, tacocore.Taco),
+                        tmp_path / "bad" / "ds.tacozip", group_by=[])
+
+
 def test_group_by_missing_value_names_the_samples(tmp_path):
     taco = _core_taco(tmp_path, n=4, regions=["a", None, "b", None])
     with pytest.raises(tacocore.TacoSchemaError, match="'f001', 'f003'"):
@@ -351,6 +393,15 @@ def test_cli_split_and_group(tmp_path, run_cli):
             tmp_path / "g" / "ds.tacozip", "--group-by", "zone", *common)
     assert sorted(p.name for p in (tmp_path / "g").glob("*.tacozip")) == ["ds_z0.tacozip",
                                                                            "ds_z1.tacozip"]
+    # --group-by repeated: the columns' values joined by '_' (tacotoolbox's list of columns);
+    # the output after it is still the positional OUTPUT.
+    (tmp_path / "meta2.csv").write_text("path,zone,band\n" + "".join(
+        f"f{i:02d}.bin,z{i % 2},b{i % 3}\n" for i in range(12)))
+    run_cli("create", "--from", src, "--metadata", tmp_path / "meta2.csv", "--group-by", "zone",
+            "--group-by", "band", tmp_path / "gg" / "ds.tacozip", *common)
+    assert sorted(p.name for p in (tmp_path / "gg").glob("*.tacozip")) == sorted(
+        f"ds_z{z}_b{b}.tacozip" for z in range(2) for b in range(3))
+    assert "12 rows" in run_cli("info", tmp_path / "gg").stdout
     for d in ("s", "g"):
         assert "12 rows" in run_cli("info", tmp_path / d).stdout
         assert run_cli("validate", tmp_path / d).returncode == 0

@@ -21,7 +21,8 @@ namespace {
 
 struct CreateArgs {
     std::string from, output, collection_file, metadata, key = "path", format = "auto";
-    std::string id, description, title, dataset_version, taco_version, split_size, group_by;
+    std::string id, description, title, dataset_version, taco_version, split_size;
+    std::vector<std::string> group_by;
     std::vector<std::string> licenses, providers, tasks, keywords;
     size_t pad_to = 0;
     bool overwrite = false, json = false, quiet = false;
@@ -184,7 +185,9 @@ Command make_create_command() {
                         "(e.g. 4GB, 512MiB) and their .tacocat/ index");
         sub->add_option("--group-by", args->group_by,
                         "Write one ZIP part <stem>_<value>.tacozip per value of this level-0 "
-                        "column, and their .tacocat/ index");
+                        "column, and their .tacocat/ index; repeat it to group by several "
+                        "columns (values joined by '_', as tacotoolbox)")
+            ->allow_extra_args(false);
         sub->add_flag("--overwrite", args->overwrite,
                       "Replace OUTPUT if it exists (only once the new one is complete)");
         sub->add_flag("--json", args->json, "Print a JSON summary instead of text");
