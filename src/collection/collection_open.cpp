@@ -63,7 +63,7 @@ format::OpenedDataset open_folder_index(const IndexLocation& where) {
     for (size_t i = 0; i < kTacocatMaxLevels; ++i) {
         const std::string file = "level" + std::to_string(i) + ".parquet";
         if (!path_exists(where.index / file)) break;
-        format::LevelSource level{".tacocat/" + file, where.index / file, 0, 0, nullptr};
+        format::LevelSource level{".tacocat/" + file, where.index / file, 0, 0, nullptr, {}};
         auto src = io::open_local_source(level.file);
         format::require_parquet_bytes(*src, 0, src->size(), src->name(), level.name);
         out.levels.push_back(std::move(level));
@@ -96,7 +96,7 @@ format::OpenedDataset open_file_index(std::shared_ptr<io::ByteSource> archive) {
     for (size_t i = 0; i < header.levels.size(); ++i) {
         const auto [offset, size] = header.levels[i];
         format::LevelSource level{
-            "level" + std::to_string(i) + ".parquet", {}, offset, size, nullptr};
+            "level" + std::to_string(i) + ".parquet", {}, offset, size, nullptr, {}};
         format::require_parquet_bytes(src, offset, size, src.name(), level.name);
         out.levels.push_back(std::move(level));
     }
@@ -119,7 +119,7 @@ format::OpenedDataset open_remote_folder_index(const io::Location& index) {
     for (size_t i = 0; i < format::expected_level_count(out.collection); ++i) {
         const std::string file = "level" + std::to_string(i) + ".parquet";
         auto source = io::fetch_whole_cached(index.child(file), ".tacocat/" + file);
-        format::LevelSource level{".tacocat/" + file, {}, 0, source->size(), source};
+        format::LevelSource level{".tacocat/" + file, {}, 0, source->size(), source, {}};
         format::require_parquet_bytes(*source, 0, source->size(), source->name(), level.name);
         out.levels.push_back(std::move(level));
     }

@@ -6,11 +6,13 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "format/collection_schema.hpp"
 #include "io/byte_source.hpp"
+#include "io/location.hpp"
 #include "taco/writer.hpp"
 
 namespace taco::format {
@@ -22,6 +24,10 @@ struct LevelSource {
     uint64_t offset = 0;         // ZIP: its data range inside the archive
     uint64_t size = 0;
     std::shared_ptr<io::ByteSource> source;  // remote FOLDER: the fetched file (offset 0)
+    /// Remote FOLDER opened with a warm metadata cache: `source` is the cached copy, not yet
+    /// checked against the server at `unverified` (the open validates COLLECTION.json only; the
+    /// reader checks each table before a query first uses it: query::ensure_levels_current).
+    std::optional<io::Location> unverified;
 };
 
 struct OpenedDataset {
@@ -59,7 +65,9 @@ OpenedDataset open_zip_source(const std::filesystem::path& path,
 size_t expected_level_count(const CollectionDocument& collection);
 
 /// A remote location (io::is_remote): ZIP by its TACO_HEADER, FOLDER by its known file names.
-OpenedDataset open_remote_dataset(const std::filesystem::path& path);
+/// A FOLDER's cached level tables are left unverified (LevelSource::unverified) unless
+/// `validate_all` (the validator, which reads them all at once).
+OpenedDataset open_remote_dataset(const std::filesystem::path& path, bool validate_all = false);
 
 /// `path` made absolute with symlinks resolved, as Python's Path.resolve() does.
 std::string resolved_path(const std::filesystem::path& path);

@@ -44,7 +44,7 @@ OpenedDataset open_folder_dataset(const fs::path& path) {
     for (size_t i = 0;; ++i) {
         const std::string file = "level" + std::to_string(i) + ".parquet";
         if (!fs::exists(metadata / file, ec)) break;
-        out.levels.push_back({"METADATA/" + file, metadata / file, 0, 0, nullptr});
+        out.levels.push_back({"METADATA/" + file, metadata / file, 0, 0, nullptr, {}});
     }
     if (out.levels.empty()) {
         if (fs::exists(metadata / "level0.avro", ec)) {

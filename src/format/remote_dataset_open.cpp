@@ -37,7 +37,11 @@ OpenedDataset open_remote_zip(const io::Location& location) {
     return out;
 }
 
-OpenedDataset open_remote_folder(const io::Location& location) {
+// A warm open costs one request: the conditional GET of COLLECTION.json. Level tables in the
+// cache are taken as they are and marked unverified; the reader validates them (one conditional
+// request each, concurrently) before its first query, so nothing stale is ever served and an
+// open that only looks at COLLECTION.json pays for nothing else. `eager` validates them here.
+OpenedDataset open_remote_folder(const io::Location& location, bool eager) {
     OpenedDataset out;
     out.path = location.text;
     out.format = ContainerFormat::Folder;
@@ -49,10 +53,18 @@ OpenedDataset open_remote_folder(const io::Location& location) {
         location.text + ": COLLECTION.json");
     for (size_t i = 0; i < expected_level_count(out.collection); ++i) {
         const std::string name = "METADATA/level" + std::to_string(i) + ".parquet";
-        auto file = io::fetch_whole_cached(location.child(name), name);
+        const io::Location where = location.child(name);
+        std::optional<io::Location> unverified;
+        std::shared_ptr<io::ByteSource> file;
+        if (!eager) file = io::cached_whole_unvalidated(where);
+        if (file) {
+            unverified = where;
+        } else {
+            file = io::fetch_whole_cached(where, name);
+        }
         const uint64_t size = file->size();
         require_parquet_bytes(*file, 0, size, location.text, name);
-        out.levels.push_back({name, {}, 0, size, std::move(file)});
+        out.levels.push_back({name, {}, 0, size, std::move(file), std::move(unverified)});
     }
     return out;
 }
@@ -63,7 +75,7 @@ size_t expected_level_count(const CollectionDocument& collection) {
     return std::max<size_t>(collection.pit.max_depth() + 1, collection.fields.size());
 }
 
-OpenedDataset open_remote_dataset(const std::filesystem::path& path) {
+OpenedDataset open_remote_dataset(const std::filesystem::path& path, bool validate_all) {
     const io::Location location = io::parse_location(path.string());
     const std::string name = lower(location.text);
     if (ends_with(name, ".taco") || ends_with(name, ".tortilla")) {
@@ -74,7 +86,7 @@ OpenedDataset open_remote_dataset(const std::filesystem::path& path) {
     if (ends_with(name, ".tacozip") || ends_with(name, ".zip")) return open_remote_zip(location);
     // Neither suffix: a FOLDER when it has COLLECTION.json, else a ZIP under another name.
     try {
-        return open_remote_folder(location);
+        return open_remote_folder(location, validate_all);
     } catch (const IoError& folder_error) {
         const std::string what = folder_error.what();
         if (what.find("COLLECTION.json") == std::string::npos ||

@@ -14,7 +14,7 @@ ContainerFormat validate_remote(const std::filesystem::path& path, FindingSink& 
                                 metadata::DuckSession& db) {
     OpenedDataset opened;
     try {
-        opened = open_remote_dataset(path);
+        opened = open_remote_dataset(path, true);
     } catch (const SchemaError& e) {
         sink.error("collection.pit-schema", "COLLECTION.json", e.what());
         return ContainerFormat::Zip;

@@ -87,7 +87,7 @@ OpenedDataset open_zip_source(const std::filesystem::path& path,
                               std::to_string(src.size()) +
                               " bytes (truncated file or wrong offset)");
         }
-        if (i < nlevels) out.levels.push_back({what, {}, offset, size, nullptr});
+        if (i < nlevels) out.levels.push_back({what, {}, offset, size, nullptr, {}});
     }
 
     // The level tables and COLLECTION.json sit together at the end of the archive: a remote

@@ -145,14 +145,28 @@ size_t clear_metadata_cache() {
     return removed;
 }
 
+namespace {
+
+// An entry holding the whole file in one range (what fetch_whole_cached stores).
+bool whole_file(const std::optional<Entry>& entry) {
+    return entry && entry->identity.validatable() && entry->ranges.size() == 1 &&
+           entry->ranges[0].first == 0 && entry->ranges[0].second.size() == entry->identity.size;
+}
+
+}  // namespace
+
+std::shared_ptr<RemoteSource> cached_whole_unvalidated(const Location& location) {
+    auto entry = read_entry(location.vsi);
+    if (!whole_file(entry)) return nullptr;
+    return RemoteSource::from_bytes(location, entry->identity, std::move(entry->ranges[0].second));
+}
+
 std::shared_ptr<RemoteSource> fetch_whole_cached(const Location& location,
                                                  const std::string& what) {
     if (is_plain_http(location)) {
         // One conditional GET: 304 when the cached copy is current, else the whole file.
         auto entry = read_entry(location.vsi);
-        const bool usable = entry && entry->identity.validatable() && entry->ranges.size() == 1 &&
-                            entry->ranges[0].first == 0 &&
-                            entry->ranges[0].second.size() == entry->identity.size;
+        const bool usable = whole_file(entry);
         WholeFile got = http_get_whole(location, usable ? &entry->identity : nullptr);
         if (got.not_modified) {
             return RemoteSource::from_bytes(location, entry->identity,

@@ -38,4 +38,9 @@ size_t clear_metadata_cache();
 /// fetched in one GET and cached. The returned source holds every byte in memory.
 std::shared_ptr<RemoteSource> fetch_whole_cached(const Location& location, const std::string& what);
 
+/// A whole remote file as the cache holds it, with no request: the bytes of the version last
+/// fetched, for a caller that validates them (fetch_whole_cached) before they are used.
+/// nullptr when the cache has no complete, validatable copy of the file.
+std::shared_ptr<RemoteSource> cached_whole_unvalidated(const Location& location);
+
 }  // namespace taco::io

@@ -160,17 +160,37 @@ int http_status(const std::string& message) {
     return 0;
 }
 
-std::string status_hint(int status, const std::string& message) {
+// The settings that give credentials to the store `vsi` is on, as its users know them.
+std::string credential_settings(const std::string& vsi) {
+    auto on = [&](const char* prefix) { return vsi.rfind(prefix, 0) == 0; };
+    if (on("/vsis3/"))
+        return "AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_PROFILE, AWS_NO_SIGN_REQUEST=YES "
+               "for a public bucket, or Python's storage_options";
+    if (on("/vsigs/"))
+        return "GOOGLE_APPLICATION_CREDENTIALS, GS_ACCESS_KEY_ID / GS_SECRET_ACCESS_KEY (HMAC "
+               "keys), GS_NO_SIGN_REQUEST=YES for a public bucket, or Python's storage_options";
+    if (on("/vsiaz/") || on("/vsiadls/"))
+        return "AZURE_STORAGE_CONNECTION_STRING, AZURE_STORAGE_ACCOUNT with "
+               "AZURE_STORAGE_ACCESS_KEY or AZURE_STORAGE_SAS_TOKEN, AZURE_NO_SIGN_REQUEST=YES "
+               "for a public container, or Python's storage_options";
+    return "AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_PROFILE, AWS_NO_SIGN_REQUEST=YES for "
+           "a public bucket, GOOGLE_APPLICATION_CREDENTIALS, AZURE_STORAGE_*, or Python's "
+           "storage_options";
+}
+
+std::string status_hint(int status, const std::string& message, const std::string& vsi) {
+    // GDAL refuses to send an unsigned request to a cloud store: no request was made at all.
+    if (status == 0 && (message.find("configuration options not defined") != std::string::npos ||
+                        message.find("No valid") != std::string::npos)) {
+        return "no credentials found (set " + credential_settings(vsi) + ")";
+    }
     switch (status) {
         case 404:
             return "HTTP 404 (not found): check the URL";
         case 403:
         case 401:
-            return "HTTP " + std::to_string(status) +
-                   " (access denied): check the credentials (AWS_ACCESS_KEY_ID / "
-                   "AWS_SECRET_ACCESS_KEY / AWS_PROFILE, AWS_NO_SIGN_REQUEST=YES for a public "
-                   "bucket, GOOGLE_APPLICATION_CREDENTIALS, AZURE_STORAGE_*, or Python's "
-                   "storage_options)";
+            return "HTTP " + std::to_string(status) + " (access denied): check the credentials (" +
+                   credential_settings(vsi) + ")";
         case 412:
             return "HTTP 412 (precondition failed): the file changed since it was opened";
         case 416:
@@ -206,7 +226,7 @@ std::string status_hint(int status, const std::string& message) {
     const std::string vsi_message = VSIGetLastErrorMsg();
     if (message.empty()) message = vsi_message;
     const int status = http_status(message.empty() ? vsi_message : message);
-    std::string hint = status_hint(status, message);
+    std::string hint = status_hint(status, message, location.vsi);
     if (hint.empty() && status == 0 && message.empty()) {
         hint = "no answer or the file does not exist (HTTP 404 or a network failure)";
     }

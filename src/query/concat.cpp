@@ -7,6 +7,7 @@
 
 #include "format/collection_json.hpp"
 #include "query/dataset_context.hpp"
+#include "query/level_revalidation.hpp"
 #include "taco/dataset.hpp"
 #include "taco/errors.hpp"
 
@@ -236,6 +237,11 @@ Dataset concat(const std::vector<Dataset>& inputs, ColumnMode mode) {
         part.ctx = inputs[k].ctx_;
         part.view_sql = inputs[k].view_sql_;
         part.filtered = part.view_sql != kBaseView;
+        {
+            // The union reads the part's level files from here on: they must be current.
+            std::lock_guard part_lock(part.ctx->db_mutex);
+            query::ensure_levels_current(*part.ctx);
+        }
         query::define_level_views(db, *part.ctx, query::part_prefix("", k));
         for (const auto& [root, archive] : part.ctx->archives) ctx->archives.emplace(root, archive);
         plan->parts.push_back(std::move(part));

@@ -11,6 +11,7 @@
 #include "query/dataset_context.hpp"
 #include "query/error_text.hpp"
 #include "query/flat_views.hpp"
+#include "query/level_revalidation.hpp"
 #include "query/sandbox.hpp"
 #include "query/sql_compose.hpp"
 #include "query/vsi_path.hpp"
@@ -162,6 +163,7 @@ DataFrame Dataset::fetch(bool raw) const {
     std::shared_ptr<const metadata::ResultTable> rows;
     {
         std::lock_guard lock(ctx_->db_mutex);
+        query::ensure_levels_current(*ctx_);
         try {
             rows = metadata::ResultTable::fetch(ctx_->db, view_sql_, keep);
         } catch (const QueryError& e) {
@@ -208,6 +210,7 @@ DataFrame Dataset::fetch_level(bool raw) const {
     std::shared_ptr<const metadata::ResultTable> rows;
     {
         std::lock_guard lock(ctx_->db_mutex);
+        query::ensure_levels_current(*ctx_);
         try {
             std::shared_ptr<const metadata::ResultTable> all;
             {
@@ -276,6 +279,7 @@ DataFrame Dataset::data_raw() const {
 std::vector<ColumnType> Dataset::columns() const {
     const io::Deadline deadline = query::query_deadline(*ctx_);
     std::lock_guard lock(ctx_->db_mutex);
+    query::ensure_levels_current(*ctx_);
     try {
         return metadata::describe_query(ctx_->db, view_sql_);
     } catch (const QueryError& e) {
@@ -286,6 +290,7 @@ std::vector<ColumnType> Dataset::columns() const {
 uint64_t Dataset::count() const {
     const io::Deadline deadline = query::query_deadline(*ctx_);
     std::lock_guard lock(ctx_->db_mutex);
+    query::ensure_levels_current(*ctx_);
     try {
         return std::stoull(ctx_->db.query_scalar("SELECT count(*) FROM (\n" + view_sql_ + "\n)"));
     } catch (const QueryError& e) {

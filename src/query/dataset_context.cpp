@@ -210,6 +210,9 @@ std::shared_ptr<DatasetContext> make_context(format::OpenedDataset opened, Stage
     }
     define_level_views(db, *ctx, "");
     db.exec("CREATE VIEW data AS SELECT * FROM level0");
+    for (size_t i = 0; i < src.levels.size(); ++i) {
+        if (src.levels[i].unverified) ctx->unverified_levels.push_back(i);
+    }
     return ctx;
 }
 

@@ -77,6 +77,9 @@ struct DatasetContext {
     std::vector<std::unique_ptr<io::MemFd>> level_bytes;
     /// What read_parquet() reads for each level: a file, or /proc/self/fd/N of level_bytes.
     std::vector<std::string> level_files;
+    /// Levels read from the metadata cache without a request (remote FOLDER, warm open): checked
+    /// against the server before the first statement on them (level_revalidation.hpp).
+    std::vector<size_t> unverified_levels;
     /// Columns of each raw level table (before the views add internal:gdal_vsi).
     std::vector<std::vector<ColumnType>> level_columns;
     /// Set for a concatenated dataset.

@@ -2,6 +2,7 @@
 #include "query/flat_views.hpp"
 
 #include "query/dataset_context.hpp"
+#include "query/level_revalidation.hpp"
 
 namespace taco::query {
 namespace {
@@ -63,6 +64,7 @@ void define_flat_views(metadata::DuckSession& db,
 
 void ensure_flat_views(DatasetContext& ctx) {
     std::lock_guard lock(ctx.db_mutex);
+    query::ensure_levels_current(ctx);
     if (ctx.flat_views_defined) return;
     define_flat_views(ctx.db, ctx.level_columns);
     ctx.flat_views_defined = true;

@@ -7,6 +7,7 @@
 #include "io/location.hpp"
 #include "io/remote_source.hpp"
 #include "query/error_text.hpp"
+#include "query/level_revalidation.hpp"
 #include "query/vsi_path.hpp"
 #include "taco/errors.hpp"
 
@@ -88,6 +89,7 @@ std::shared_ptr<const metadata::ResultTable> fetch_children(DatasetContext& ctx,
     // The archive names the file in messages (a concatenation has several).
     const std::string container = archive ? *archive : ctx.name();
     std::lock_guard lock(ctx.db_mutex);
+    query::ensure_levels_current(ctx);
     std::shared_ptr<const metadata::ResultTable> raw;
     try {
         raw = metadata::ResultTable::fetch(ctx.db, "SELECT * FROM " + relation);

@@ -18,7 +18,7 @@ void apply_load_options(DatasetContext& ctx, const LoadOptions& options) {
     ctx.query_timeout = options.timeout;
     std::string memory = options.memory_limit;
     if (memory.empty() && options.sandbox) memory = kSandboxMemoryLimit;
-    std::lock_guard lock(ctx.db_mutex);
+    std::lock_guard lock(ctx.db_mutex);  // settings only: the level tables are not read here
     if (!memory.empty()) ctx.db.exec("SET memory_limit = " + metadata::quote_literal(memory));
     if (!options.sandbox) return;
     // What the views and navigation read: a FOLDER dataset's directory (as given, absolute, and
