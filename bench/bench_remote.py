@@ -175,9 +175,11 @@ NOTES = """Reading the table:
   and COLLECTION.json; tacoreader skips the HEAD. tacocore's header read is GDAL's 16 KiB block
   (hence the larger byte count on this 30 KB file); on the 100 MB archive both fetch ~0.5 MB. With a
   warm cache the open is the HEAD alone.
-- Opening a FOLDER: tacocore GETs COLLECTION.json and each level table once (conditional when
-  cached: `304 Not Modified`, no body); tacoreader probes missing level files and fetches
-  COLLECTION.json twice.
+- Opening a FOLDER: tacocore GETs COLLECTION.json and each level table once; with a warm cache
+  the open is one conditional GET of COLLECTION.json (`304 Not Modified`, no body), and the level
+  tables are validated (one conditional GET each, sent together) before the first query reads
+  them (not part of this row). tacoreader probes missing level files and fetches COLLECTION.json
+  twice.
 - `read_bytes`: both go through GDAL's /vsicurl/, which reads whole 16 KiB blocks: 1,000 random
   4 KiB samples cost ~860 requests (neighbours share blocks) and ~16.7 MB for both tools.
 - Times include process-level work after imports (DuckDB start, Arrow export of the 1M rows); both

@@ -3,6 +3,7 @@
 #   1. Debian packages (compilers' helpers, GDAL, JSON, CLI, CRC, test frameworks, nginx)
 #   2. DuckDB 1.4.4 (library + header) from npm tarballs, checksums verified, into third_party/
 #   3. A Python virtualenv (.venv) with the reference tools for interop tests and benchmarks
+#   4. Azurite (npm) into third_party/azurite, the Azure blob emulator of the remote tests
 # A second run only checks and returns in about a second.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -26,4 +27,5 @@ fi
 
 "$here/scripts/fetch_duckdb.sh"
 "$here/scripts/setup_python.sh"
+"$here/scripts/fetch_azurite.sh"
 echo "setup: ok"

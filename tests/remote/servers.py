@@ -271,3 +271,146 @@ class Moto:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+
+# Azurite's well-known development account (documented by Microsoft for the emulator; not a secret).
+AZURITE_ACCOUNT = "devstoreaccount1"
+AZURITE_KEY = ("Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/"
+               "KBHBeksoGMGw==")
+AZURITE_BIN = Path(__file__).resolve().parents[2] / "third_party/azurite/node_modules/.bin/azurite-blob"
+
+
+class Azurite:
+    """Azurite's blob service (npm `azurite`, installed by scripts/setup.sh) on 127.0.0.1.
+
+    Requests must carry a valid Shared Key signature of the development account: a wrong key gets
+    403. `put_tree(local, prefix)` uploads files into `container`; `env(key=...)` is the
+    connection string a user sets (AZURE_STORAGE_CONNECTION_STRING) to read from it.
+    """
+
+    def __init__(self, container: str = "taco-container"):
+        self.container = container
+        self.port = 0
+        self.proc: subprocess.Popen | None = None
+        self.workdir: str | None = None
+
+    def connection_string(self, key: str = AZURITE_KEY) -> str:
+        return (f"DefaultEndpointsProtocol=http;AccountName={AZURITE_ACCOUNT};AccountKey={key};"
+                f"BlobEndpoint=http://127.0.0.1:{self.port}/{AZURITE_ACCOUNT};")
+
+    def __enter__(self) -> "Azurite":
+        if not AZURITE_BIN.exists():
+            raise RuntimeError(f"{AZURITE_BIN} is missing; run ./scripts/setup.sh (it installs "
+                               "azurite from npm into third_party/azurite)")
+        try:
+            import azure.storage.blob  # noqa: F401
+        except ImportError as e:
+            raise RuntimeError(f"azure-storage-blob is not installed ({e}); run "
+                               "./scripts/setup.sh") from e
+        self.port = free_port()
+        self.workdir = tempfile.mkdtemp(prefix="azurite-")
+        self.proc = subprocess.Popen(
+            [str(AZURITE_BIN), "--blobHost", "127.0.0.1", "--blobPort", str(self.port),
+             "--location", self.workdir, "--silent", "--skipApiVersionCheck", "--disableProductStyleUrl"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            _wait_port(self.port, self.proc, "azurite", timeout=60)
+            self.client().create_container(self.container)
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def client(self):
+        from azure.storage.blob import BlobServiceClient
+        return BlobServiceClient.from_connection_string(self.connection_string())
+
+    def put_tree(self, local: Path, prefix: str) -> None:
+        local = Path(local)
+        files = [local] if local.is_file() else [p for p in local.rglob("*") if p.is_file()]
+        container = self.client().get_container_client(self.container)
+        for p in files:
+            rel = p.name if local.is_file() else p.relative_to(local).as_posix()
+            with open(p, "rb") as f:
+                container.upload_blob(f"{prefix}/{rel}" if prefix else rel, f, overwrite=True)
+
+    def env(self, key: str = AZURITE_KEY) -> dict:
+        return {"AZURE_STORAGE_CONNECTION_STRING": self.connection_string(key)}
+
+    def __exit__(self, *exc) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        if self.workdir:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+class GcsEmulator:
+    """A Google Cloud Storage emulator (PyPI gcp-storage-emulator) on 127.0.0.1, reached through
+    GDAL's CPL_GS_ENDPOINT. The emulator checks no signature: the credential tests here check that
+    tacocore refuses to send an unsigned request and says which credentials it looked for.
+    """
+
+    def __init__(self, bucket: str = "taco-gcs"):
+        self.bucket = bucket
+        self.port = 0
+        self.proc: subprocess.Popen | None = None
+        self.workdir: str | None = None
+
+    @property
+    def endpoint(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def __enter__(self) -> "GcsEmulator":
+        try:
+            import gcp_storage_emulator  # noqa: F401
+        except ImportError as e:
+            raise RuntimeError(f"gcp-storage-emulator is not installed ({e}); run "
+                               "./scripts/setup.sh") from e
+        self.port = free_port()
+        self.workdir = tempfile.mkdtemp(prefix="gcs-")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "gcp_storage_emulator", "start", "--host", "127.0.0.1",
+             "--port", str(self.port), "--default-bucket", self.bucket, "--in-memory"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=self.workdir)
+        try:
+            _wait_port(self.port, self.proc, "gcp-storage-emulator")
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def put_tree(self, local: Path, prefix: str) -> None:
+        import urllib.parse
+        local = Path(local)
+        files = [local] if local.is_file() else [p for p in local.rglob("*") if p.is_file()]
+        for p in files:
+            rel = p.name if local.is_file() else p.relative_to(local).as_posix()
+            name = urllib.parse.quote(f"{prefix}/{rel}" if prefix else rel, safe="")
+            req = urllib.request.Request(
+                f"http://127.0.0.1:{self.port}/upload/storage/v1/b/{self.bucket}/o"
+                f"?uploadType=media&name={name}", data=p.read_bytes(), method="POST",
+                headers={"Content-Type": "application/octet-stream"})
+            with urllib.request.urlopen(req, timeout=30) as r:
+                assert r.status == 200, r.status
+
+    def env(self, **extra: str) -> dict:
+        """What a user sets to read from this endpoint: GDAL's endpoint override plus an HMAC key
+        pair (the emulator accepts any signature)."""
+        return {"CPL_GS_ENDPOINT": self.endpoint, "GS_ACCESS_KEY_ID": "GOOGTS7C7FUP3AIRVJTE2BCD",
+                "GS_SECRET_ACCESS_KEY": "bGoa+V7g/yqDXvKRqq+JTFn4uQZbPiQJo4pf9RzJ", **extra}
+
+    def __exit__(self, *exc) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        if self.workdir:
+            shutil.rmtree(self.workdir, ignore_errors=True)
