@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every test suite, fastest first: C++ unit tests, then the Python package (built and installed
 # into .venv like `pip install .`), then pytest over the CLI, interop (against the reference tools
-# from PyPI), remote (nginx and moto on loopback) and Python suites, then the unit tests and CLI
+# from PyPI), remote (nginx, moto, a GCS emulator and Azurite on loopback) and Python suites, then the unit tests and CLI
 # suite under ASan + UBSan, then a tiny run of the benchmark harness so it cannot rot.
 # tests/python comes last among the pytest directories: its modules import names from its
 # conftest, which must be the one loaded last.
