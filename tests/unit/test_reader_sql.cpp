@@ -2,6 +2,9 @@
 // errors (REFERENCE-API §A8, §A20.1).
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "query/sql_compose.hpp"
 #include "reader_test_util.hpp"
 
@@ -103,6 +106,21 @@ TEST(DatasetSql, ExplainGivesThePlanWithoutInternalSql) {
         error_of<QueryError>([&] { ds.sql("EXPLAIN SELECT nope FROM data").data(); });
     EXPECT_TRUE(contains(bad, "nope")) << bad;
     EXPECT_FALSE(contains(bad, "WITH data AS")) << bad;
+}
+
+TEST(DatasetSql, InterruptStopsARunningQueryAndLeavesTheSessionUsable) {
+    const Dataset ds = load(kFlatZip);
+    ds.interrupt();  // nothing runs: no effect on the next query
+    EXPECT_EQ(ds.count(), 5u);
+    const Dataset runaway = ds.sql("SELECT sum(hash(i)) AS s FROM range(1000000000000) t(i)");
+    std::thread stopper([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        ds.interrupt();  // any view of the same load shares the session
+    });
+    const std::string msg = error_of<QueryError>([&] { runaway.data(); });
+    stopper.join();
+    EXPECT_TRUE(contains(msg, "Interrupt")) << msg;
+    EXPECT_EQ(ds.count(), 5u);
 }
 
 TEST(DatasetSql, EverySpellingOfDataIsTheCurrentView) {
