@@ -99,6 +99,8 @@ class Dataset {
     /// string literals are left alone). The views `level0`..`levelN` stay available. Nothing
     /// runs here: errors (unknown column, bad syntax) surface as QueryError when rows or columns
     /// are asked for. The new dataset shares this one's DuckDB connection.
+    /// `EXPLAIN [ANALYZE] ...` gives DuckDB's plan (columns explain_key, explain_value) as its
+    /// data(); such a dataset cannot be queried further (QueryError from its sql()).
     Dataset sql(const std::string& query) const;
     /// The dataset whose view is `level{index}` (padding hidden, with internal:gdal_vsi).
     /// NavigationError when the level does not exist.
@@ -114,6 +116,11 @@ class Dataset {
     std::vector<ColumnType> columns() const;
     /// Number of rows of the view.
     uint64_t count() const;
+    /// Stops the query that data(), data_raw(), count() or columns() is running on this
+    /// dataset's DuckDB session (shared by every view of the same load), from another thread:
+    /// that call fails with QueryError soon after. For Ctrl-C in bindings and user cancel
+    /// buttons; harmless when nothing runs.
+    void interrupt() const;
 
     /// Internal: built by `load`. `level` is the hierarchy level of the view's rows; `base` says
     /// the view is exactly `level{level}` (which data() can fetch without SQL expressions).
@@ -122,6 +129,7 @@ class Dataset {
 
   private:
     friend Dataset concat(const std::vector<Dataset>& datasets, ColumnMode mode);
+    std::string compose(const std::string& query) const;  // sql(): the new view's SQL text
     DataFrame fetch(bool raw) const;
     DataFrame fetch_level(bool raw) const;
 
@@ -129,6 +137,7 @@ class Dataset {
     std::string view_sql_;
     size_t level_ = 0;
     bool base_ = false;
+    std::string explain_query_;  // an EXPLAIN view: the statement as the user wrote it
 };
 
 /// Opens a dataset, detecting its container as the reference does (REFERENCE-API §A3):

@@ -7,6 +7,7 @@
 #include <nanobind/stl/variant.h>
 #include <nanobind/stl/vector.h>
 
+#include "interruptible.hpp"
 #include "metadata/result_arrow.hpp"
 #include "py_common.hpp"
 #include "query/dataframe_impl.hpp"
@@ -182,22 +183,34 @@ void bind_reader(nb::module_& m) {
         .def(
             "columns",
             [](const Dataset& d) {
-                std::vector<ColumnType> cols;
-                {
-                    nb::gil_scoped_release release;
-                    cols = d.columns();
-                }
+                const std::vector<ColumnType> cols =
+                    call_interruptible([&] { return d.columns(); }, [&] { d.interrupt(); });
                 std::vector<std::pair<std::string, std::string>> out;
                 for (const auto& c : cols) out.emplace_back(c.name, c.type.arrow_name());
                 return out;
             },
             "[(column, Arrow type name)] of the view, without running it.")
-        .def("count", &Dataset::count, nb::call_guard<nb::gil_scoped_release>(),
-             "Rows of the view.")
-        .def("data", &Dataset::data, nb::call_guard<nb::gil_scoped_release>(),
-             "Runs the view; internal:* columns except internal:gdal_vsi are dropped.")
-        .def("data_raw", &Dataset::data_raw, nb::call_guard<nb::gil_scoped_release>(),
-             "Runs the view keeping every column.");
+        // Queries may run long: Ctrl-C interrupts them (interruptible.hpp).
+        .def(
+            "count",
+            [](const Dataset& d) {
+                return call_interruptible([&] { return d.count(); }, [&] { d.interrupt(); });
+            },
+            "Rows of the view.")
+        .def(
+            "data",
+            [](const Dataset& d) {
+                return call_interruptible([&] { return d.data(); }, [&] { d.interrupt(); });
+            },
+            "Runs the view; internal:* columns except internal:gdal_vsi are dropped.")
+        .def(
+            "data_raw",
+            [](const Dataset& d) {
+                return call_interruptible([&] { return d.data_raw(); }, [&] { d.interrupt(); });
+            },
+            "Runs the view keeping every column.")
+        .def("interrupt", &Dataset::interrupt,
+             "Stops the query running on this dataset's session (from another thread).");
 
     m.def(
         "load",
@@ -210,8 +223,8 @@ void bind_reader(nb::module_& m) {
             options.base_path = base_path;
             return load(path, options);
         },
-        "path"_a, "sandbox"_a = false, "timeout"_a = 0.0, "memory_limit"_a = "",
-        "base_path"_a = "", nb::call_guard<nb::gil_scoped_release>(),
+        "path"_a, "sandbox"_a = false, "timeout"_a = 0.0, "memory_limit"_a = "", "base_path"_a = "",
+        nb::call_guard<nb::gil_scoped_release>(),
         "Opens a TACO dataset (ZIP, FOLDER or a collection index); sandbox/timeout/memory_limit/"
         "base_path as taco::LoadOptions.");
 

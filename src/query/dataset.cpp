@@ -10,6 +10,7 @@
 #include "query/dataframe_impl.hpp"
 #include "query/dataset_context.hpp"
 #include "query/error_text.hpp"
+#include "query/explain.hpp"
 #include "query/flat_views.hpp"
 #include "query/level_revalidation.hpp"
 #include "query/sandbox.hpp"
@@ -110,8 +111,19 @@ const std::string& Dataset::query() const {
 }
 
 Dataset Dataset::sql(const std::string& query) const {
-    if (!query::names_flat_view(query))
-        return Dataset(ctx_, query::bind_data_view(view_sql_, query), 0);
+    if (query::is_explain(view_sql_)) {
+        throw QueryError(path().string() +
+                         ": sql(): the result of EXPLAIN is a query plan, not a table to query "
+                         "further; put EXPLAIN in front of the whole query instead");
+    }
+    Dataset out(ctx_, compose(query), 0);
+    // EXPLAIN ANALYZE echoes the statement it ran; the user sees their own instead.
+    if (query::is_explain(query)) out.explain_query_ = query;
+    return out;
+}
+
+std::string Dataset::compose(const std::string& query) const {
+    if (!query::names_flat_view(query)) return query::bind_data_view(view_sql_, query);
     query::ensure_flat_views(*ctx_);
     // The catalog's l0..lN show every row; after a filter they follow the current view's rows.
     if (level_ == 0 && view_sql_ != "SELECT * FROM level0") {
@@ -132,12 +144,10 @@ Dataset Dataset::sql(const std::string& query) const {
             }
             key = "id";
         }
-        return Dataset(ctx_,
-                       query::bind_data_view(view_sql_, query,
-                                             query::filtered_flat_ctes(ctx_->level_columns, key)),
-                       0);
+        return query::bind_data_view(view_sql_, query,
+                                     query::filtered_flat_ctes(ctx_->level_columns, key));
     }
-    return Dataset(ctx_, query::bind_data_view(view_sql_, query), 0);
+    return query::bind_data_view(view_sql_, query);
 }
 
 Dataset Dataset::level(size_t index) const {
@@ -165,7 +175,9 @@ DataFrame Dataset::fetch(bool raw) const {
         std::lock_guard lock(ctx_->db_mutex);
         query::ensure_levels_current(*ctx_);
         try {
-            rows = metadata::ResultTable::fetch(ctx_->db, view_sql_, keep);
+            rows = query::is_explain(view_sql_)
+                       ? query::run_explain(*ctx_, view_sql_, explain_query_)
+                       : metadata::ResultTable::fetch(ctx_->db, view_sql_, keep);
         } catch (const QueryError& e) {
             rethrow_query(*ctx_, e);
         }
@@ -292,10 +304,16 @@ uint64_t Dataset::count() const {
     std::lock_guard lock(ctx_->db_mutex);
     query::ensure_levels_current(*ctx_);
     try {
+        if (query::is_explain(view_sql_))  // a plan is no sub-query: its rows are counted
+            return metadata::ResultTable::fetch(ctx_->db, view_sql_)->rows();
         return std::stoull(ctx_->db.query_scalar("SELECT count(*) FROM (\n" + view_sql_ + "\n)"));
     } catch (const QueryError& e) {
         rethrow_query(*ctx_, e);
     }
+}
+
+void Dataset::interrupt() const {
+    ctx_->db.interrupt();  // duckdb_interrupt is thread-safe: no db_mutex (the query holds it)
 }
 
 Dataset load(const std::filesystem::path& path) {

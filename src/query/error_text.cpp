@@ -31,6 +31,21 @@ void name_level_files(const DatasetContext& ctx, std::string& text, bool& hit) {
 
 }  // namespace
 
+std::string name_internal_paths(const DatasetContext& ctx, std::string text, bool* replaced) {
+    bool hit = false;
+    name_level_files(ctx, text, hit);
+    // Any other descriptor path (a __meta__ copied into memory) is ours too.
+    const std::string fd_prefix = "/proc/self/fd/";
+    for (size_t at = text.find(fd_prefix); at != std::string::npos; at = text.find(fd_prefix, at)) {
+        size_t end = at + fd_prefix.size();
+        while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
+        text.replace(at, end - at, "<metadata table in memory>");
+        hit = true;
+    }
+    if (replaced) *replaced = hit;
+    return text;
+}
+
 DuckErrorText user_facing_duckdb_error(const DatasetContext& ctx, const std::string& message) {
     DuckErrorText out;
     out.text = message;
@@ -39,18 +54,7 @@ DuckErrorText user_facing_duckdb_error(const DatasetContext& ctx, const std::str
     if (line != std::string::npos) out.text.erase(line);
     while (!out.text.empty() && (out.text.back() == '\n' || out.text.back() == ' '))
         out.text.pop_back();
-    name_level_files(ctx, out.text, out.damaged);
-    // Any other descriptor path (a __meta__ copied into memory) is ours too.
-    bool other = false;
-    const std::string fd_prefix = "/proc/self/fd/";
-    for (size_t at = out.text.find(fd_prefix); at != std::string::npos;
-         at = out.text.find(fd_prefix, at)) {
-        size_t end = at + fd_prefix.size();
-        while (end < out.text.size() && out.text[end] >= '0' && out.text[end] <= '9') ++end;
-        out.text.replace(at, end - at, "<metadata table in memory>");
-        other = true;
-    }
-    out.damaged = out.damaged || other;
+    out.text = name_internal_paths(ctx, std::move(out.text), &out.damaged);
     out.text = shorten(out.text, kMaxMessage);
     return out;
 }

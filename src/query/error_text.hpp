@@ -18,4 +18,9 @@ struct DuckErrorText {
 
 DuckErrorText user_facing_duckdb_error(const DatasetContext& ctx, const std::string& message);
 
+/// `text` with the descriptor paths the level tables (and copies of `__meta__`) are read through
+/// replaced by what the user knows them as: `<dataset>:<table>` for a ZIP's level table,
+/// "<metadata table in memory>" otherwise. Whether anything was replaced goes to `replaced`.
+std::string name_internal_paths(const DatasetContext& ctx, std::string text, bool* replaced);
+
 }  // namespace taco::query

@@ -140,7 +140,18 @@ bool with_list_defines_data(std::string_view s, const std::vector<Token>& tokens
     return false;
 }
 
+// Words that open a query, so `EXPLAIN (SELECT ...)` is told from `EXPLAIN (FORMAT json) ...`.
+bool starts_query(std::string_view s, const Token& t) {
+    return is_word(s, t, "SELECT") || is_word(s, t, "WITH") || is_word(s, t, "FROM") ||
+           is_word(s, t, "VALUES") || is_word(s, t, "TABLE");
+}
+
 }  // namespace
+
+bool is_explain(const std::string& sql) {
+    const std::vector<Token> tokens = tokenize(sql);
+    return !tokens.empty() && is_word(sql, tokens.front(), "EXPLAIN");
+}
 
 bool names_flat_view(const std::string& query) {
     for (const Token& t : tokenize(query)) {
@@ -178,6 +189,23 @@ std::string bind_data_view(const std::string& view_sql, const std::string& query
         "data AS (" + view_sql + ")" + (extra_ctes.empty() ? "" : ", " + extra_ctes);
 
     const Token& first = tokens.front();
+    if (is_word(query, first, "EXPLAIN")) {
+        // EXPLAIN [ANALYZE] [(options)] statement: the statement is bound like any other and
+        // the EXPLAIN stays outside it (DuckDB takes no EXPLAIN inside a WITH or sub-query).
+        size_t next = 1;
+        if (next < tokens.size() && is_word(query, tokens[next], "ANALYZE")) ++next;
+        if (next + 1 < tokens.size() && is_punct(query, tokens[next], '(') &&
+            tokens[next + 1].kind == Token::Word && !starts_query(query, tokens[next + 1]))
+            next = skip_group(query, tokens, next);
+        if (next >= tokens.size())
+            throw QueryError(
+                "sql(): EXPLAIN needs a statement to explain, e.g. EXPLAIN SELECT "
+                "* FROM data");
+        if (is_word(query, tokens[next], "EXPLAIN"))
+            throw QueryError("sql(): EXPLAIN cannot explain another EXPLAIN");
+        return body.substr(0, tokens[next].begin) +
+               bind_data_view(view_sql, body.substr(tokens[next].begin), extra_ctes);
+    }
     if (is_word(query, first, "WITH")) {
         size_t next = 1;
         if (next < tokens.size() && is_word(query, tokens[next], "RECURSIVE")) ++next;

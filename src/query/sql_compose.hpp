@@ -14,12 +14,17 @@ namespace taco::query {
 ///  ...
 ///  - `DESCRIBE ...`, `SUMMARIZE ...`, `SHOW ...`        -> WITH data AS (view) SELECT * FROM
 ///  (query)
+///  - `EXPLAIN [ANALYZE] [(options)] statement`         -> EXPLAIN [ANALYZE] [(options)]
+///    <statement bound as above>; such a result is a plan, not a view: it cannot be chained
 /// When the query's own WITH list already defines `data`, that definition wins and the query is
 /// returned unchanged. Trailing semicolons are dropped; QueryError for an empty query or several
 /// statements. The result is itself valid as `view_sql` for the next call (chaining).
 /// `extra_ctes` (name AS (...), ...) are defined right after `data` and may use it.
 std::string bind_data_view(const std::string& view_sql, const std::string& query,
                            const std::string& extra_ctes = "");
+
+/// Whether `sql` is an EXPLAIN statement (its result is a query plan, not a view to chain on).
+bool is_explain(const std::string& sql);
 
 /// Whether `query` names one of the flat views `l0`, `l1`, ... (as a word or quoted identifier).
 bool names_flat_view(const std::string& query);

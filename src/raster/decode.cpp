@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "io/parallel.hpp"
+#include "raster/local_file_check.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::raster {
@@ -50,6 +51,7 @@ struct DatasetHandle {
 }  // namespace
 
 Raster decode(const std::string& path) {
+    refuse_non_regular_local_file(path);  // GDAL would block on a FIFO
     ensure_gdal();
     DatasetHandle ds{GDALOpenEx(path.c_str(),
                                 GDAL_OF_RASTER | GDAL_OF_READONLY | GDAL_OF_VERBOSE_ERROR, nullptr,

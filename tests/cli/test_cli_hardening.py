@@ -397,6 +397,24 @@ def test_user_sql_error_shows_no_rewrite(folder_ds):
     assert "nosuchcolumn" in proc.stderr and "WITH data AS" not in proc.stderr, proc.stderr
 
 
+@pytest.mark.parametrize("kind", ["zip", "folder"])
+def test_explain_shows_the_plan_without_internal_sql(src, tmp_path, kind):
+    out = tmp_path / ("ds.tacozip" if kind == "zip" else "ds")
+    assert taco("create", "--from", src, out).returncode == 0
+    query = "EXPLAIN ANALYZE SELECT id FROM data WHERE type = 'FILE'"
+    proc = taco("sql", out, query)
+    assert proc.returncode == 0, proc.stderr
+    # Printed as DuckDB's shell prints a plan: the boxes on their own lines, not a flattened cell.
+    assert "Query Profiling Information" in proc.stdout and "READ_PARQUET" in proc.stdout
+    assert "\n" + query + "\n" in proc.stdout, proc.stdout  # the echo is the user's statement
+    assert "WITH data AS" not in proc.stdout and "/proc/self/fd" not in proc.stdout, proc.stdout
+    rows = json.loads(taco("sql", "--json", out, "EXPLAIN SELECT count(*) FROM data").stdout)
+    assert [r["explain_key"] for r in rows] == ["physical_plan"]
+    assert "READ_PARQUET" in rows[0]["explain_value"]
+    bad = taco("sql", out, "EXPLAIN SELECT nosuchcolumn FROM data")
+    assert bad.returncode == 2 and "nosuchcolumn" in bad.stderr and "WITH data" not in bad.stderr
+
+
 def test_long_id_is_shortened_in_messages(folder_ds):
     proc = taco("cat", folder_ds, "x" * 100_000)
     assert proc.returncode == 2

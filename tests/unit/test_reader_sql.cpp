@@ -2,6 +2,9 @@
 // errors (REFERENCE-API §A8, §A20.1).
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "query/sql_compose.hpp"
 #include "reader_test_util.hpp"
 
@@ -52,6 +55,72 @@ TEST(SqlCompose, RejectsEmptyAndMultipleStatements) {
         contains(error_of<QueryError>([] { bind_data_view("V", "  -- nothing\n"); }), "empty"));
     EXPECT_TRUE(contains(error_of<QueryError>([] { bind_data_view("V", "SELECT 1; SELECT 2"); }),
                          "one SQL statement"));
+}
+
+TEST(SqlCompose, ExplainStaysOutsideTheBinding) {
+    EXPECT_EQ(bind_data_view("V", "EXPLAIN SELECT id FROM data"),
+              "EXPLAIN WITH data AS (V) SELECT id FROM data");
+    EXPECT_EQ(bind_data_view("V", "explain analyze with a AS (SELECT 1) SELECT * FROM a, data;"),
+              "explain analyze with data AS (V), a AS (SELECT 1) SELECT * FROM a, data");
+    // An options group is kept; a parenthesised query is the statement itself.
+    EXPECT_EQ(bind_data_view("V", "EXPLAIN (FORMAT json) FROM data"),
+              "EXPLAIN (FORMAT json) WITH data AS (V) FROM data");
+    EXPECT_EQ(bind_data_view("V", "EXPLAIN (SELECT 1)"), "EXPLAIN WITH data AS (V) (SELECT 1)");
+    EXPECT_TRUE(query::is_explain("  -- plan\n explain select 1"));
+    EXPECT_FALSE(query::is_explain("SELECT 'EXPLAIN'"));
+    EXPECT_TRUE(contains(error_of<QueryError>([] { bind_data_view("V", "EXPLAIN ANALYZE"); }),
+                         "needs a statement"));
+}
+
+TEST(DatasetSql, ExplainGivesThePlanWithoutInternalSql) {
+    const Dataset ds = load(kFlatZip);
+    const Dataset filtered = ds.sql("SELECT * FROM data WHERE cloud_cover >= 30");
+    for (const std::string q : {"EXPLAIN SELECT id FROM data WHERE id <> 'x'",
+                                "EXPLAIN ANALYZE SELECT id FROM data WHERE id <> 'x'",
+                                "EXPLAIN ANALYZE SELECT \"l0:id\" FROM l0"}) {
+        SCOPED_TRACE(q);
+        const Dataset plan = filtered.sql(q);
+        const DataFrame df = plan.data();
+        ASSERT_EQ(df.rows(), 1u);
+        ASSERT_EQ(df.columns(), 2u);
+        EXPECT_EQ(df.schema()[0].name, "explain_key");
+        EXPECT_EQ(df.schema()[1].name, "explain_value");
+        const std::string text(df.get_string(0, 1));
+        EXPECT_TRUE(contains(text, "READ_PARQUET")) << text;
+        EXPECT_FALSE(contains(text, "WITH data AS")) << text;
+        EXPECT_FALSE(contains(text, "/proc/self/fd")) << text;
+        EXPECT_EQ(plan.count(), 1u);
+        EXPECT_EQ(plan.columns().size(), 2u);
+        if (q.find("ANALYZE") != std::string::npos) {
+            // The profile echoes the statement it ran: the user sees their own.
+            EXPECT_TRUE(contains(text, q)) << text;
+            EXPECT_EQ(df.get_string(0, 0), "analyzed_plan");
+        }
+    }
+    // A plan is not a table: chaining on it says so instead of a syntax error.
+    const std::string msg =
+        error_of<QueryError>([&] { ds.sql("EXPLAIN SELECT 1").sql("SELECT * FROM data"); });
+    EXPECT_TRUE(contains(msg, "EXPLAIN is a query plan")) << msg;
+    // Errors in the explained statement read as for the statement alone.
+    const std::string bad =
+        error_of<QueryError>([&] { ds.sql("EXPLAIN SELECT nope FROM data").data(); });
+    EXPECT_TRUE(contains(bad, "nope")) << bad;
+    EXPECT_FALSE(contains(bad, "WITH data AS")) << bad;
+}
+
+TEST(DatasetSql, InterruptStopsARunningQueryAndLeavesTheSessionUsable) {
+    const Dataset ds = load(kFlatZip);
+    ds.interrupt();  // nothing runs: no effect on the next query
+    EXPECT_EQ(ds.count(), 5u);
+    const Dataset runaway = ds.sql("SELECT sum(hash(i)) AS s FROM range(1000000000000) t(i)");
+    std::thread stopper([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        ds.interrupt();  // any view of the same load shares the session
+    });
+    const std::string msg = error_of<QueryError>([&] { runaway.data(); });
+    stopper.join();
+    EXPECT_TRUE(contains(msg, "Interrupt")) << msg;
+    EXPECT_EQ(ds.count(), 5u);
 }
 
 TEST(DatasetSql, EverySpellingOfDataIsTheCurrentView) {

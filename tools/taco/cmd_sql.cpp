@@ -6,6 +6,7 @@
 #include "io/cancel.hpp"
 #include "io/deadline.hpp"
 #include "output.hpp"
+#include "query/sql_compose.hpp"
 #include "taco/dataset.hpp"
 #include "taco/errors.hpp"
 
@@ -19,6 +20,18 @@ struct SqlArgs {
     bool sandbox = false;
     std::string memory_limit;
 };
+
+// A plan is drawn with boxes over many lines: printed as it is (as DuckDB's own shell does),
+// where the table view would flatten and shorten it.
+void print_plan(std::ostream& out, const DataFrame& df) {
+    const size_t value = df.columns() - 1;  // explain_value
+    for (size_t r = 0; r < df.rows(); ++r) {
+        if (df.value(r, value).is_null()) continue;
+        std::string text = value_to_text(df.value(r, value));
+        if (!text.empty() && text.back() != '\n') text += '\n';
+        out << text;
+    }
+}
 
 int run_sql(const SqlArgs& a) {
     // The query runs on this process's only DuckDB sessions: the cancel hooks interrupt it.
@@ -39,6 +52,8 @@ int run_sql(const SqlArgs& a) {
         print_json(std::cout, frame_to_json(df));
     } else if (a.csv) {
         print_csv(std::cout, df);
+    } else if (query::is_explain(a.query)) {
+        print_plan(std::cout, df);
     } else {
         print_table(std::cout, df);
     }
