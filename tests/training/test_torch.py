@@ -3,6 +3,7 @@ workers), DDP sharding by arguments and by a real gloo process group, bad sample
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import socket
@@ -55,6 +56,15 @@ def test_columns_and_filtered_view(raster_folder, rasters):
     np.testing.assert_array_equal(ds[1]["data"].numpy(), truth["t04"])
     with pytest.raises(tacocore.TacoSchemaError, match="no column 'cloud'"):
         TacoDataset(view, columns=["cloud"])
+    # A spawned worker reopens the view (not the whole dataset) for its bytes.
+    by_bytes = TacoDataset(view, read="bytes")
+    loader = DataLoader(by_bytes, batch_size=3, num_workers=2, collate_fn=collate,
+                        multiprocessing_context="spawn")
+    got = {}
+    for batch in loader:
+        got.update(zip(batch["id"], batch["data"]))
+    assert sorted(got) == [f"t{i:02d}" for i in range(0, 40, 4)]
+    assert got["t08"] == (rasters[0] / "t08.tif").read_bytes()
 
 
 def test_batch_decodes_into_one_tensor_and_collate_takes_it_uncopied(raster_zip, rasters):
@@ -107,6 +117,27 @@ def test_bytes_are_read_through_each_workers_own_handle(raster_zip, rasters, con
         assert data == (directory / f"{sample_id}.tif").read_bytes()
     # The parent's handle is not what a worker uses: a copy in another process reopens.
     assert ds.rows.handle() is ds.rows.handle()
+
+
+def test_forked_workers_open_their_own_handle(raster_zip):
+    ds = TacoDataset(raster_zip, read="bytes")
+    ds.rows.handle()  # the parent's handle exists before the workers fork
+    ds.transform = functools.partial(_note_handle, ds)
+    loader = DataLoader(ds, batch_size=5, num_workers=2, collate_fn=collate,
+                        multiprocessing_context="fork")
+    pids = set()
+    for batch in loader:
+        for pid, handle_pid in zip(batch["pid"].tolist(), batch["handle_pid"].tolist()):
+            assert handle_pid == pid  # opened by the worker itself
+            pids.add(pid)
+    assert len(pids) == 2 and os.getpid() not in pids
+    assert ds.rows._handle_pid == os.getpid()
+
+
+def _note_handle(ds, item):
+    item["pid"] = os.getpid()
+    item["handle_pid"] = ds.rows._handle_pid
+    return item
 
 
 def test_paths_are_gdal_paths(raster_zip):
