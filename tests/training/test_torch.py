@@ -328,3 +328,39 @@ def test_torch_distributed_wins_over_missing_arguments_and_must_agree(raster_zip
             TacoIterableDataset(raster_zip, rank=1, world_size=2)._rank_world()
     finally:
         dist.destroy_process_group()
+
+
+GIL_PROBE = r"""
+import os, sys, tempfile, threading, time
+import numpy as np
+from tacocore import _core
+fifo = os.path.join(tempfile.mkdtemp(), "probe.tif")
+os.mkfifo(fifo)
+out = np.zeros((1, 1, 4, 4), np.uint8)
+result = {}
+worker = threading.Thread(target=lambda: result.setdefault("f", _core.decode_batch_into([fifo], out, 1)))
+worker.start()
+deadline = time.time() + 30
+while True:  # runs only while decode_batch_into, blocked in GDAL's open, has released the GIL
+    try:
+        fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        break
+    except OSError:
+        if time.time() > deadline:
+            sys.exit("the decode never opened the pipe")
+        time.sleep(0.01)
+os.write(fd, b"not a raster" * 100)
+os.close(fd)
+worker.join(30)
+print(result["f"][0][0], "GDAL cannot open" in result["f"][0][1])
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_batch_decode_releases_the_gil():
+    try:
+        proc = subprocess.run([sys.executable, "-c", GIL_PROBE], capture_output=True, text=True, timeout=90)
+    except subprocess.TimeoutExpired:
+        pytest.fail("decode_batch_into held the GIL while blocked in GDAL (the probe hung)")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["0", "True"]
