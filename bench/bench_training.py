@@ -4,7 +4,8 @@
     .venv/bin/python bench/bench_training.py [--samples N] [--files N] [--runs N] [--out DIR] [--report]
 
 1. DataLoader throughput (samples/s over one whole epoch, worker start included) on N GeoTIFFs
-   4 x 256 x 256 uint16 (DEFLATE, 256x256 tiles) in one tacocore ZIP, batch 32:
+   4 x 256 x 256 uint16 (ZSTD, 128x128 tiles: the layout of the reference's own fixtures and of
+   bench/generate.py) in one tacocore ZIP, batch 32:
    - tacocore: tacocore.torch.TacoDataset + tacocore.torch.collate, 2 workers and 1 worker;
    - the loop a tacoreader user writes today: a torch Dataset whose __getitem__ calls
      tacoreader's ds.read(i) for the sample's /vsisubfile/ path and decodes it with GDAL's
@@ -55,7 +56,7 @@ for i in range(n):
     rng = np.random.default_rng(i)
     data = ((xx * 7 + yy * 3 + i * 11) % 4096 + rng.integers(0, 64, (4, 256, 256))).astype(np.uint16)
     ds = gdal.GetDriverByName("GTiff").Create(str(src / f"s{i:05d}.tif"), 256, 256, 4, gdal.GDT_UInt16,
-                                              ["TILED=YES", "BLOCKXSIZE=256", "BLOCKYSIZE=256", "COMPRESS=DEFLATE"])
+                                              ["TILED=YES", "BLOCKXSIZE=128", "BLOCKYSIZE=128", "COMPRESS=ZSTD"])
     ds.SetGeoTransform([500000.0 + i * 2560.0, 10.0, 0.0, 4500000.0, 0.0, -10.0])
     ds.WriteArray(data)
     ds = None
@@ -161,9 +162,9 @@ def main() -> None:
     result: dict = {"samples": a.samples, "files": a.files, "runs": a.runs, "batch": a.batch}
 
     # 1. DataLoader throughput
-    zip_path = os.path.join(a.out, f"geotiffs-{a.samples}.tacozip")
+    zip_path = os.path.join(a.out, f"geotiffs-zstd-{a.samples}.tacozip")
     if not os.path.exists(zip_path):
-        child(GENERATE_CODE, os.path.join(a.out, f"geotiffs-{a.samples}"), zip_path, a.samples)
+        child(GENERATE_CODE, os.path.join(a.out, f"geotiffs-zstd-{a.samples}"), zip_path, a.samples)
     loaders = {"tacocore_2w": (TACOCORE_LOADER, 2), "tacocore_1w": (TACOCORE_LOADER, 1),
                "reference_2w": (BASELINE_LOADER, 2)}
     runs: dict = {k: [] for k in loaders}
@@ -231,7 +232,7 @@ def write_report(r: dict, a) -> None:
             + (" — **the machine was busy** (other engineers were compiling on the same 2 cores): "
                "the numbers are indicative only; re-run on an idle machine to quote them."
                if busy else "."), "",
-            f"DataLoader over {a.samples:,} GeoTIFFs 4 × 256 × 256 uint16 (DEFLATE) in one ZIP, batch "
+            f"DataLoader over {a.samples:,} GeoTIFFs 4 × 256 × 256 uint16 (ZSTD, 128 × 128 tiles) in one ZIP, batch "
             f"{a.batch}, one whole epoch (samples/s, higher is better); every loader returns the same pixels "
             "(checksum compared):", "",
             "| loader | samples/s | vs reference | target |", "|---|---:|---:|---|",
