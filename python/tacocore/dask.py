@@ -19,7 +19,7 @@ import secrets
 import shutil
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, List, Optional, Sequence, Union
 
 try:
     import dask.dataframe as dd

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-import os
 from typing import Any, Callable, Iterator, List, Optional, Sequence
 
 try:
