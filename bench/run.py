@@ -255,11 +255,13 @@ METHOD = """\
 # Sections of PERFORMANCE.md that other scripts write; a regeneration keeps them.
 KEPT_SECTIONS = [("<!-- remote-benchmark:begin -->", "<!-- remote-benchmark:end -->"),
                  ("<!-- collections:begin -->", "<!-- collections:end -->"),
-                 ("<!-- create-shared-db:begin -->", "<!-- create-shared-db:end -->")]
+                 ("<!-- create-shared-db:begin -->", "<!-- create-shared-db:end -->"),
+                 ("<!-- training:begin -->", "<!-- training:end -->")]
 
 
 def kept_sections(path: str) -> list[str]:
-    """The sections other scripts own (bench/bench_remote.py, bench/bench_collections.py), kept
+    """The sections other scripts own (bench/bench_remote.py, bench/bench_collections.py,
+    bench/bench_training.py), kept
     as they are, each between its begin/end markers."""
     text = open(path).read() if os.path.exists(path) else ""
     kept = []

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Every test suite, fastest first: C++ unit tests, then the Python package (built and installed
 # into .venv like `pip install .`), then pytest over the CLI, interop (against the reference tools
-# from PyPI), remote (nginx, moto, a GCS emulator and Azurite on loopback) and Python suites, then the unit tests and CLI
-# suite under ASan + UBSan, then a tiny run of the benchmark harness so it cannot rot.
+# from PyPI), remote (nginx, moto, a GCS emulator and Azurite on loopback), training (torch, Dask)
+# and Python suites, then the unit tests and CLI suite under ASan + UBSan, then a tiny run of the
+# benchmark harness so it cannot rot.
 # tests/python comes last among the pytest directories: its modules import names from its
 # conftest, which must be the one loaded last.
 # Prints a closing 'N passed, N failed' line over the suites; exits non-zero if anything failed.
@@ -26,7 +27,7 @@ run_suite() {
 run_suite unit ./build/bin/taco_unit_tests --gtest_brief=1
 run_suite readme-example ./build/bin/example_quickstart build/example-quickstart
 run_suite python-package ./scripts/install_python.sh
-run_suite pytest "$PY" -m pytest -q -p no:cacheprovider tests/cli tests/interop tests/remote tests/python
+run_suite pytest "$PY" -m pytest -q -p no:cacheprovider tests/cli tests/interop tests/remote tests/training tests/python
 # The same C++ unit tests and CLI suite again under ASan + UBSan (build-asan, the debug-asan
 # preset; ccache makes the rebuild cheap). The kill loop is timing, not memory: left to the
 # release run above.

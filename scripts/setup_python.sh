@@ -5,13 +5,34 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 venv="$here/.venv"
 req="$here/scripts/python-requirements.txt"
+# Optional extras (torch, dask) for tests/training, kept apart: installing them is the slow part.
+req_training="$here/scripts/python-requirements-training.txt"
 gdal_version="$(gdal-config --version)"
 stamp="$venv/.installed"
-want="$(sha256sum "$req" | cut -c1-16)-gdal$gdal_version"
+want="$(cat "$req" "$req_training" | sha256sum | cut -c1-16)-gdal$gdal_version"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then exit 0; fi
 echo "setup: preparing Python virtualenv .venv"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/pip" install -q --disable-pip-version-check -r "$req"
+# The pinned torch/dask already there (a venv set up before the file changed): no pip run at all.
+if ! "$venv/bin/python" - "$req_training" <<'PY'
+import sys
+from importlib.metadata import version, PackageNotFoundError
+for line in open(sys.argv[1]):
+    line = line.split("#")[0].strip()
+    if not line:
+        continue
+    name, pinned = line.split("==")
+    try:
+        if version(name.split("[")[0]) != pinned:
+            sys.exit(1)
+    except PackageNotFoundError:
+        sys.exit(1)
+PY
+then
+    echo "setup: installing torch and dask (large the first time on a machine; pip caches them)"
+    "$venv/bin/pip" install -q --disable-pip-version-check -r "$req_training"
+fi
 # GDAL's sdist builds its numpy extension (gdal_array) only when numpy is importable at build
 # time, so it is built without isolation against the venv's numpy, once per machine: the wheel is
 # kept in a machine-wide cache so fresh clones (CI) install it in seconds.

@@ -102,22 +102,22 @@ std::optional<std::string> key_of(const Sample& s, const std::string& column) {
     }
 }
 
-struct Chunk {
-    std::string name;  // file name of the part
-    std::vector<Sample> samples;
-};
+using Indices = std::vector<size_t>;
 
-std::vector<std::vector<Sample>> split_by_size(const std::vector<Sample>& samples, uint64_t max) {
-    std::vector<std::vector<Sample>> out;
-    std::vector<Sample> current;
+// Positions in `all` (the root samples) cut into runs of at most `max` sample bytes.
+std::vector<Indices> split_by_size(const Indices& picked, const std::vector<Sample>& all,
+                                   uint64_t max) {
+    std::vector<Indices> out;
+    Indices current;
     uint64_t size = 0;
-    for (const Sample& s : samples) {
+    for (size_t i : picked) {
+        const Sample& s = all[i];
         if (max > 0 && !current.empty() && size + s.size() > max) {
             out.push_back(std::move(current));
             current.clear();
             size = 0;
         }
-        current.push_back(s);
+        current.push_back(i);
         size += s.size();
     }
     if (!current.empty()) out.push_back(std::move(current));
@@ -130,14 +130,15 @@ std::string part_suffix(size_t k) {
     return buf;
 }
 
-std::vector<Chunk> plan_chunks(const Taco& taco, const std::string& stem, const std::string& ext,
-                               const CreateOptions& options) {
-    std::vector<Sample> samples;
-    for (const Sample& s : taco.root().samples())
-        if (!is_padding(s)) samples.push_back(s);
-    std::vector<Chunk> out;
+std::vector<PartPlan> plan_chunks(const Taco& taco, const std::string& stem, const std::string& ext,
+                                  const CreateOptions& options) {
+    const std::vector<Sample>& all = taco.root().samples();
+    Indices samples;
+    for (size_t i = 0; i < all.size(); ++i)
+        if (!is_padding(all[i])) samples.push_back(i);
+    std::vector<PartPlan> out;
     if (options.group_by.empty()) {
-        auto pieces = split_by_size(samples, options.split_size);
+        auto pieces = split_by_size(samples, all, options.split_size);
         if (pieces.size() == 1) return {{stem + ext, std::move(pieces[0])}};
         for (size_t k = 0; k < pieces.size(); ++k)
             out.push_back({stem + part_suffix(k) + ext, std::move(pieces[k])});
@@ -159,25 +160,26 @@ std::vector<Chunk> plan_chunks(const Taco& taco, const std::string& stem, const 
         }
     }
     std::vector<std::string> order;
-    std::map<std::string, std::vector<Sample>> groups;
+    std::map<std::string, Indices> groups;
     std::vector<std::string> missing;
-    for (const Sample& s : samples) {
+    for (size_t i : samples) {
+        const Sample& s = all[i];
         // Several columns: their values joined by '_' (tacotoolbox's group key).
         std::optional<std::string> key = std::string();
-        for (size_t i = 0; i < columns.size() && key; ++i) {
-            const auto value = key_of(s, columns[i]);
+        for (size_t c = 0; c < columns.size() && key; ++c) {
+            const auto value = key_of(s, columns[c]);
             if (value) {
-                *key += (i ? "_" : "") + *value;
+                *key += (c ? "_" : "") + *value;
             } else {
                 key.reset();
             }
         }
         if (!key) {
-            missing.push_back(s.id());
+            missing.push_back(all[i].id());
             continue;
         }
         if (!groups.count(*key)) order.push_back(*key);
-        groups[*key].push_back(s);
+        groups[*key].push_back(i);
     }
     if (!missing.empty()) {
         std::string list;
@@ -201,7 +203,7 @@ std::vector<Chunk> plan_chunks(const Taco& taco, const std::string& stem, const 
             throw SchemaError("group_by '" + column + "': values '" + it->second + "' and '" + key +
                               "' give the same file name '" + stem + "_" + safe + ext + "'");
         }
-        auto pieces = split_by_size(groups[key], options.split_size);
+        auto pieces = split_by_size(groups[key], all, options.split_size);
         if (pieces.size() == 1) {
             out.push_back({stem + "_" + safe + ext, std::move(pieces[0])});
             continue;
@@ -214,7 +216,8 @@ std::vector<Chunk> plan_chunks(const Taco& taco, const std::string& stem, const 
 
 }  // namespace
 
-CreateResult create_parts(const Taco& taco, const fs::path& output, const CreateOptions& options) {
+std::vector<PartPlan> plan_parts(const Taco& taco, const fs::path& output,
+                                 const CreateOptions& options) {
     std::string ext = output.extension().string();
     std::string lower = ext;
     std::transform(lower.begin(), lower.end(), lower.begin(),
@@ -228,8 +231,26 @@ CreateResult create_parts(const Taco& taco, const fs::path& output, const Create
             "(got '" +
             output.string() + "')");
     }
+    return plan_chunks(taco, output.stem().string(), ext, options);
+}
+
+namespace {
+
+struct Chunk {
+    std::string name;  // file name of the part
+    std::vector<Sample> samples;
+};
+
+}  // namespace
+
+CreateResult create_parts(const Taco& taco, const fs::path& output, const CreateOptions& options) {
     const fs::path dir = fs::absolute(output).lexically_normal().parent_path();
-    const std::vector<Chunk> chunks = plan_chunks(taco, output.stem().string(), ext, options);
+    std::vector<Chunk> chunks;
+    for (PartPlan& p : plan_parts(taco, output, options)) {
+        Chunk c{std::move(p.name), {}};
+        for (size_t i : p.samples) c.samples.push_back(taco.root().samples()[i]);
+        chunks.push_back(std::move(c));
+    }
 
     CreateOptions single = options;
     single.split_size = 0;

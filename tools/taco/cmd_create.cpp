@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "create_on_dask.hpp"
 #include "format/collection_parse.hpp"
 #include "format/create_session.hpp"
 #include "io/file.hpp"
@@ -26,7 +27,36 @@ struct CreateArgs {
     std::vector<std::string> licenses, providers, tasks, keywords;
     size_t pad_to = 0;
     bool overwrite = false, json = false, quiet = false;
+    std::string scheduler;  // with workers: the create runs on Dask (create_on_dask.hpp)
+    int workers = 0;
 };
+
+// The arguments tacocore._dask_cli takes: taco create's own, as given.
+std::vector<std::string> dask_arguments(const CreateArgs& a) {
+    std::vector<std::string> out = {"--from", a.from, a.output, "--key", a.key};
+    auto add = [&](const char* flag, const std::string& value) {
+        if (!value.empty()) out.insert(out.end(), {flag, value});
+    };
+    add("--metadata", a.metadata);
+    add("--collection", a.collection_file);
+    add("--id", a.id);
+    add("--description", a.description);
+    add("--title", a.title);
+    add("--dataset-version", a.dataset_version);
+    add("--taco-version", a.taco_version);
+    add("--split-size", a.split_size);
+    for (const auto& v : a.group_by) add("--group-by", v);
+    add("--scheduler", a.scheduler);
+    for (const auto& v : a.licenses) add("--license", v);
+    for (const auto& v : a.providers) add("--provider", v);
+    for (const auto& v : a.tasks) add("--task", v);
+    for (const auto& v : a.keywords) add("--keyword", v);
+    if (a.pad_to) add("--pad-to", std::to_string(a.pad_to));
+    if (a.workers) add("--workers", std::to_string(a.workers));
+    if (a.json) out.push_back("--json");
+    if (a.quiet) out.push_back("--quiet");
+    return out;
+}
 
 std::string read_text(const std::string& path) {
     io::File f = io::File::open_read(path);  // refuses a FIFO or device instead of blocking
@@ -74,6 +104,19 @@ CollectionInfo collection_from_args(const CreateArgs& a) {
 format::PendingSession* g_session_left_open = nullptr;
 
 int run_create(const CreateArgs& a) {
+    if (!a.scheduler.empty() || a.workers) {
+        if (!a.scheduler.empty() && a.workers) {
+            std::cerr << "taco create: give --scheduler or --workers, not both\n";
+            return kExitUsage;
+        }
+        if (a.format == "folder" || a.overwrite) {
+            std::cerr << "taco create: --scheduler/--workers write ZIP parts and never replace an "
+                         "existing output ("
+                      << (a.overwrite ? "--overwrite" : "--format folder") << " given)\n";
+            return kExitUsage;
+        }
+        return run_create_on_dask(dask_arguments(a));
+    }
     auto start = std::chrono::steady_clock::now();
     // One DuckDB for the metadata table and the tables written.
     auto db = std::make_unique<format::PendingSession>();
@@ -188,6 +231,12 @@ Command make_create_command() {
                         "column, and their .tacocat/ index; repeat it to group by several "
                         "columns (values joined by '_', as tacotoolbox)")
             ->allow_extra_args(false);
+        sub->add_option("--scheduler", args->scheduler,
+                        "Build the parts on a Dask cluster (tcp://HOST:PORT), through the tacocore "
+                        "Python package ($TACO_PYTHON, else python3)");
+        sub->add_option("--workers", args->workers,
+                        "Build the parts on a local Dask cluster of N worker processes")
+            ->check(CLI::PositiveNumber);
         sub->add_flag("--overwrite", args->overwrite,
                       "Replace OUTPUT if it exists (only once the new one is complete)");
         sub->add_flag("--json", args->json, "Print a JSON summary instead of text");
