@@ -2,6 +2,7 @@
 #pragma once
 
 #include "taco/collection.hpp"
+#include "taco/convert.hpp"
 #include "taco/dataframe.hpp"
 #include "taco/dataset.hpp"
 #include "taco/errors.hpp"

@@ -298,11 +298,18 @@ bool has_int32(const DataType& type) {
 
 void DuckSession::write_parquet(const std::vector<TableColumn>& columns, const std::string& path,
                                 const ParquetOptions& options) {
-    size_t rows = columns.empty() ? 0 : columns[0].rows();
-    for (const auto& c : columns) {
-        if (c.rows() != rows)
-            throw SchemaError("column '" + c.name + "' has a different row count");
-    }
+    io::TraceScope t("duckdb: COPY to parquet");
+    const bool v2 = std::none_of(columns.begin(), columns.end(),
+                                 [](const TableColumn& c) { return has_int32(c.type); });
+    exec_with_stream("COPY (SELECT * FROM taco_stream()) TO " + quote_literal(path) +
+                         " (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL " +
+                         std::to_string(options.compression_level) + ", ROW_GROUP_SIZE " +
+                         std::to_string(options.row_group_size) +
+                         (v2 ? ", PARQUET_VERSION V2" : "") + ", USE_TMP_FILE false)",
+                     columns);
+}
+
+void DuckSession::register_stream() {
     if (!impl_->stream_registered) {
         duckdb_table_function f = duckdb_create_table_function();
         duckdb_table_function_set_name(f, "taco_stream");
@@ -315,16 +322,24 @@ void DuckSession::write_parquet(const std::vector<TableColumn>& columns, const s
         if (st != DuckDBSuccess) throw QueryError("cannot register the taco_stream table function");
         impl_->stream_registered = true;
     }
-    io::TraceScope t("duckdb: COPY to parquet");
-    const bool v2 = std::none_of(columns.begin(), columns.end(),
-                                 [](const TableColumn& c) { return has_int32(c.type); });
+}
+
+bool DuckSession::parquet_v2_safe(const std::vector<ColumnType>& columns) {
+    return std::none_of(columns.begin(), columns.end(),
+                        [](const ColumnType& c) { return has_int32(c.type); });
+}
+
+void DuckSession::exec_with_stream(const std::string& sql,
+                                   const std::vector<TableColumn>& columns) {
+    size_t rows = columns.empty() ? 0 : columns[0].rows();
+    for (const auto& c : columns) {
+        if (c.rows() != rows)
+            throw SchemaError("column '" + c.name + "' has a different row count");
+    }
+    register_stream();
     impl_->stream_columns = &columns;
     try {
-        exec("COPY (SELECT * FROM taco_stream()) TO " + quote_literal(path) +
-             " (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL " +
-             std::to_string(options.compression_level) + ", ROW_GROUP_SIZE " +
-             std::to_string(options.row_group_size) + (v2 ? ", PARQUET_VERSION V2" : "") +
-             ", USE_TMP_FILE false)");
+        exec(sql);
     } catch (...) {
         impl_->stream_columns = nullptr;
         throw;
