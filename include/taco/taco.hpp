@@ -9,6 +9,7 @@
 #include "taco/remote.hpp"
 #include "taco/sample.hpp"
 #include "taco/tacocat.hpp"
+#include "taco/tog.hpp"
 #include "taco/tortilla.hpp"
 #include "taco/validate.hpp"
 #include "taco/value.hpp"
