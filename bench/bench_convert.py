@@ -146,6 +146,8 @@ def report(results: dict, args, load: tuple) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="1,000 x 4 KiB and 20 x 8 MiB")
+    ap.add_argument("--tiny", action="store_true",
+                    help="100 x 4 KiB and 4 x 1 MiB: checks the script runs, measures nothing")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--out", default=os.path.join(REPO, "build", "bench-convert"))
     ap.add_argument("--report", action="store_true",
@@ -155,17 +157,20 @@ def main() -> None:
         raise SystemExit(f"{TACO} is not built; run `make build`")
     os.makedirs(args.out, exist_ok=True)
     n_small, n_big = (1000, 20) if args.quick else (10000, 200)
+    big_size = 8 << 20
+    if args.tiny:
+        n_small, n_big, big_size = 100, 4, 1 << 20
     load_before = os.getloadavg()[0]
     small = make_dataset(args.out, n_small, 4096)
-    big = make_dataset(args.out, n_big, 8 << 20)
-    results = {"n_small": n_small, "n_big": n_big,
+    big = make_dataset(args.out, n_big, big_size)
+    results = {"n_small": n_small, "n_big": n_big, "big_size": big_size,
                "export_small": bench_export(small, args.out, n_small, args.runs),
                "export_big": bench_export(big, args.out, n_big, args.runs),
                "zip_folder": bench_zip_folder(big, args.out, args.runs)}
     load = (min(load_before, os.getloadavg()[0]), max(load_before, os.getloadavg()[0]))
     results["load_average"] = load
     print(json.dumps(results))
-    if args.report:
+    if args.report and not args.tiny:
         report(results, args, load)
 
 

@@ -349,3 +349,24 @@ def test_convert_missing_input(tmp_path):
     assert proc.returncode == 2
     assert "nope.tacozip" in proc.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_export_from_a_collection(tmp_path):
+    files = tmp_path / "files"
+    files.mkdir()
+    for i in range(10):
+        (files / f"f{i}.bin").write_bytes(os.urandom(1000 + i))
+    ok("create", "--from", files, tmp_path / "parts" / "c.tacozip", "--split-size", "3000", "-q")
+    assert (tmp_path / "parts" / ".tacocat").is_dir()
+    out = tmp_path / "sub.tacozip"
+    result = json.loads(ok("export", tmp_path / "parts", out, "--where", "id >= 'f3'", "--json"))
+    assert result["samples"] == 7 and result["sample_bytes"] == sum(1000 + i for i in range(3, 10))
+    ds = tacoreader.load(str(out))
+    assert ids(ds) == [f"f{i}.bin" for i in range(3, 10)]
+    assert reference_files(ds) == {f"f{i}.bin": (files / f"f{i}.bin").read_bytes()
+                                   for i in range(3, 10)}
+    # Ids start at 0 again and no collection column survives.
+    level0 = pq.read_table(level_file(out, 0, tmp_path))
+    assert level0["internal:current_id"].to_pylist() == list(range(7))
+    assert "internal:source_file" not in level0.column_names
+    assert ok("validate", out).strip().endswith("valid (0 errors, 0 warnings)")

@@ -98,3 +98,16 @@ def _bytes(vsi: str) -> bytes:
             return f.read(size)
     with open(vsi, "rb") as f:
         return f.read()
+
+
+def test_convert_benchmark_runs_at_toy_size(tmp_path):
+    import pathlib
+    repo = pathlib.Path(__file__).resolve().parents[2]
+    proc = subprocess.run([sys.executable, str(repo / "bench" / "bench_convert.py"), "--tiny",
+                           "--runs", "1", "--out", str(tmp_path)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    doc = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert doc["export_small"]["samples"] == 10 and doc["export_big"]["samples"] == 1
+    assert doc["export_small"]["bytes"] == 10 * 4096
+    assert doc["zip_folder"]["zip2folder"] > 0 and doc["zip_folder"]["folder2zip_vs_cp"] > 0
