@@ -256,7 +256,8 @@ METHOD = """\
 KEPT_SECTIONS = [("<!-- remote-benchmark:begin -->", "<!-- remote-benchmark:end -->"),
                  ("<!-- collections:begin -->", "<!-- collections:end -->"),
                  ("<!-- create-shared-db:begin -->", "<!-- create-shared-db:end -->"),
-                 ("<!-- training:begin -->", "<!-- training:end -->")]
+                 ("<!-- training:begin -->", "<!-- training:end -->"),
+                 ("<!-- convert:begin -->", "<!-- convert:end -->")]
 
 
 def kept_sections(path: str) -> list[str]:

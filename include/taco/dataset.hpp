@@ -18,6 +18,9 @@ namespace taco {
 namespace query {
 struct DatasetContext;
 }
+namespace convert {
+struct DatasetAccess;
+}
 
 /// One pattern of `taco:pit_schema` (FORMAT.md §5.4): `n` rows and the children's types and ids.
 struct PitPattern {
@@ -130,6 +133,7 @@ class Dataset {
   private:
     friend Dataset concat(const std::vector<Dataset>& datasets, ColumnMode mode);
     std::string compose(const std::string& query) const;  // sql(): the new view's SQL text
+    friend struct convert::DatasetAccess;  // export reads the context and the view's level
     DataFrame fetch(bool raw) const;
     DataFrame fetch_level(bool raw) const;
 

@@ -45,6 +45,10 @@ struct ValidateOptions {
     size_t max_per_check = 50;
     /// Also recompute the CRC-32 of every ZIP entry (reads every byte of the archive).
     bool check_crc = false;
+    /// Also open every FILE sample that is a GeoTIFF and report whether it is a TACO-optimized
+    /// GeoTIFF (taco/tog.hpp): info `tog.optimized` or warning `tog.not-optimized` with the
+    /// reasons. Reads the samples' headers (a few requests each when remote).
+    bool check_tog = false;
 };
 
 /// Validates the dataset at `path`. Problems with the data are findings, never exceptions; only

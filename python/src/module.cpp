@@ -11,4 +11,5 @@ NB_MODULE(_core, m) {
     taco::py::bind_remote(m);
     taco::py::bind_collection(m);
     taco::py::bind_training(m);
+    taco::py::bind_convert(m);
 }

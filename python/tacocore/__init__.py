@@ -32,6 +32,7 @@ from ._pit_schema import PITSchema
 from ._reader import TacoDataset, concat, load, validate
 from ._toolbox import Sample, Taco, Tortilla, create
 from ._collection import create_tacocat, create_tacollection
+from ._convert import convert, export, folder2zip, zip2folder
 from . import datamodel  # tacotoolbox's layout: tacocore.datamodel.Sample is tacocore.Sample
 from . import schema  # tacoreader's layout: tacocore.schema.PITSchema
 
@@ -63,6 +64,10 @@ __all__ = [
     "create",
     "create_tacocat",
     "create_tacollection",
+    "export",
+    "convert",
+    "zip2folder",
+    "folder2zip",
     "datamodel",
     "schema",
     "TacoError",

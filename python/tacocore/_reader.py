@@ -247,6 +247,12 @@ class TacoDataset(FlatMixin):
             self._count = self._native.count()
         return self._count
 
+    def export(self, output, format: str = "auto", overwrite: bool = False, **kwargs) -> dict:
+        """Writes this view's samples with their subtrees as a new dataset (see tacocore.export)."""
+        self._check_open()
+        from ._convert import export
+        return export(self, output, format=format, overwrite=overwrite, **kwargs)
+
     def read(self, key: Union[int, str]) -> Union[str, "TacoDataFrame"]:
         """Same as ``.data.read(key)`` (as tacoreader's ``TacoDataset.read``)."""
         return self.data.read(key)

@@ -2,6 +2,7 @@
 #include "taco/validate.hpp"
 
 #include "collection/validate_collection.hpp"
+#include "convert/validate_tog.hpp"
 #include "format/collection_parse.hpp"
 #include "format/dataset_open.hpp"
 #include "format/validate_checks.hpp"
@@ -61,6 +62,7 @@ ValidationReport validate(const std::filesystem::path& path, const ValidateOptio
         metadata::DuckSession db;
         query::configure_reader_session(db);
         report.format = format::validate_remote(path, sink, db);
+        if (options.check_tog) convert::add_tog_findings(path, sink);
         sink.finish();
         return report;
     }
@@ -77,6 +79,7 @@ ValidationReport validate(const std::filesystem::path& path, const ValidateOptio
         metadata::DuckSession db;
         query::configure_reader_session(db);
         collection::validate_collection(*index, sink, db, options);
+        if (options.check_tog) convert::add_tog_findings(path, sink);
         sink.finish();
         return report;
     }
@@ -94,6 +97,7 @@ ValidationReport validate(const std::filesystem::path& path, const ValidateOptio
     } else {
         format::validate_folder(path, sink, db, options);
     }
+    if (options.check_tog) convert::add_tog_findings(path, sink);
     sink.finish();
     return report;
 }

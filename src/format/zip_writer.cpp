@@ -188,6 +188,18 @@ size_t ZipWriter::add_fd(std::string_view name, int src_fd, uint64_t size,
     return index;
 }
 
+size_t ZipWriter::add_fd_range(std::string_view name, int src_fd, uint64_t offset, uint64_t size,
+                               const std::string& src_name, const EntryAttrs& attrs) {
+    const uint16_t flags = name_flags(name, name_);
+    check_usable();
+    failed_ = true;
+    const size_t index = begin_entry(name, flags, size, 0, attrs.time.value_or(created_),
+                                     attrs.external_attr.value_or(kExternalAttrRegularFile));
+    set_crc(index, copy_from_fd(src_fd, size, src_name, false, offset));
+    failed_ = false;
+    return index;
+}
+
 void ZipWriter::rewrite_entry_data(size_t index, std::string_view data) {
     check_usable();
     if (index >= records_.size()) {
@@ -341,7 +353,7 @@ size_t ZipWriter::begin_entry(std::string_view name, uint16_t flags, uint64_t si
 }
 
 uint32_t ZipWriter::copy_from_fd(int src_fd, uint64_t size, const std::string& src_name,
-                                 bool probe_holes) {
+                                 bool probe_holes, uint64_t base) {
     // Reads land directly in the staging buffer right after the local header, so each byte is
     // copied once into user space and once out, with the CRC computed while it is still in cache.
     // Known holes are zero-filled instead of read: the kernel would only zero pages and copy them.
@@ -355,7 +367,7 @@ uint32_t ZipWriter::copy_from_fd(int src_fd, uint64_t size, const std::string& s
             flush();
         }
         if (probe_holes && done >= hole_end && done >= data_end) {
-            const off_t data = ::lseek(src_fd, static_cast<off_t>(done), SEEK_DATA);
+            const off_t data = ::lseek(src_fd, static_cast<off_t>(base + done), SEEK_DATA);
             if (data < 0) {
                 // ENXIO: no data up to the end of the file, which is a hole unless the file
                 // shrank (then plain reads report it). Any other error: no hole support.
@@ -366,11 +378,11 @@ uint32_t ZipWriter::copy_from_fd(int src_fd, uint64_t size, const std::string& s
                 } else {
                     probe_holes = false;
                 }
-            } else if (static_cast<uint64_t>(data) > done) {
-                hole_end = static_cast<uint64_t>(data);
+            } else if (static_cast<uint64_t>(data) > base + done) {
+                hole_end = static_cast<uint64_t>(data) - base;
             } else {
-                const off_t hole = ::lseek(src_fd, static_cast<off_t>(done), SEEK_HOLE);
-                data_end = hole < 0 ? size : static_cast<uint64_t>(hole);
+                const off_t hole = ::lseek(src_fd, static_cast<off_t>(base + done), SEEK_HOLE);
+                data_end = hole < 0 ? size : std::min(size, static_cast<uint64_t>(hole) - base);
                 if (data_end <= done) probe_holes = false;  // inconsistent answers: stop asking
             }
         }
@@ -381,7 +393,7 @@ uint32_t ZipWriter::copy_from_fd(int src_fd, uint64_t size, const std::string& s
             std::memset(at, 0, n);
         } else {
             if (probe_holes) n = std::min(n, data_end - done);
-            io::pread_exact(src_fd, done, at, n, src_name);
+            io::pread_exact(src_fd, base + done, at, n, src_name);
         }
         crc = io::crc32(crc, at, n);
         used_ += n;

@@ -105,6 +105,12 @@ class ZipWriter {
     /// a memfd holding a Parquet file. Defaults as add_bytes.
     size_t add_fd(std::string_view name, int src_fd, uint64_t size, const EntryAttrs& attrs = {});
 
+    /// Copies bytes [offset, offset + size) of `src_fd` (e.g. a sample inside another ZIP) into
+    /// a new entry, with positional reads only. A source shorter than that is an IoError naming
+    /// `src_name`. Defaults as add_bytes.
+    size_t add_fd_range(std::string_view name, int src_fd, uint64_t offset, uint64_t size,
+                        const std::string& src_name, const EntryAttrs& attrs = {});
+
     /// Replaces the data of entry `index` with `data` of the same size, and its CRC in the local
     /// header and (when finish() runs) in the central directory. Used to patch TACO_HEADER once the
     /// real offsets are known. Only valid before finish().
@@ -138,7 +144,9 @@ class ZipWriter {
     // Writes the local header; returns the new entry's index. CRC may be patched later.
     size_t begin_entry(std::string_view name, uint16_t flags, uint64_t size, uint32_t crc,
                        DosDateTime time, uint32_t external_attr);
-    uint32_t copy_from_fd(int src_fd, uint64_t size, const std::string& src_name, bool probe_holes);
+    // Copies [base, base + size) of src_fd (pread only, so its file position is untouched).
+    uint32_t copy_from_fd(int src_fd, uint64_t size, const std::string& src_name, bool probe_holes,
+                          uint64_t base = 0);
     void copy_from_memory(const uint8_t* data, uint64_t size, const std::string& src_name);
     void append(const void* data, size_t n);
     uint8_t* reserve(size_t n);

@@ -64,6 +64,7 @@ class LocalFileSource final : public ByteSource {
         check_range(offset, n, what);
         file_.read_at(offset, buf, n);
     }
+    int local_fd() const override { return file_.fd(); }
 
   private:
     File file_;

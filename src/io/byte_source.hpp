@@ -34,6 +34,9 @@ class ByteSource {
     /// Frees what `prefetch` kept (once the level tables are copied out): later reads of those
     /// bytes fetch them again.
     virtual void drop_prefetched() const {}
+    /// The descriptor of a local file, for copies the kernel can do (copy_file_range); -1 for a
+    /// remote source. Owned by the source and valid while it lives.
+    virtual int local_fd() const { return -1; }
 
   protected:
     /// Throws the FormatError described above when [offset, offset + n) is not inside the source.

@@ -326,11 +326,18 @@ bool has_int32(const DataType& type) {
 
 void DuckSession::write_parquet(const std::vector<TableColumn>& columns, const std::string& path,
                                 const ParquetOptions& options) {
-    size_t rows = columns.empty() ? 0 : columns[0].rows();
-    for (const auto& c : columns) {
-        if (c.rows() != rows)
-            throw SchemaError("column '" + c.name + "' has a different row count");
-    }
+    io::TraceScope t("duckdb: COPY to parquet");
+    const bool v2 = std::none_of(columns.begin(), columns.end(),
+                                 [](const TableColumn& c) { return has_int32(c.type); });
+    exec_with_stream("COPY (SELECT * FROM taco_stream()) TO " + quote_literal(path) +
+                         " (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL " +
+                         std::to_string(options.compression_level) + ", ROW_GROUP_SIZE " +
+                         std::to_string(options.row_group_size) +
+                         (v2 ? ", PARQUET_VERSION V2" : "") + ", USE_TMP_FILE false)",
+                     columns);
+}
+
+void DuckSession::register_stream() {
     if (!impl_->stream_registered) {
         duckdb_table_function f = duckdb_create_table_function();
         duckdb_table_function_set_name(f, impl_->stream_function_name.c_str());
@@ -343,16 +350,30 @@ void DuckSession::write_parquet(const std::vector<TableColumn>& columns, const s
         if (st != DuckDBSuccess) throw QueryError("cannot register the taco_stream table function");
         impl_->stream_registered = true;
     }
-    io::TraceScope t("duckdb: COPY to parquet");
-    const bool v2 = std::none_of(columns.begin(), columns.end(),
-                                 [](const TableColumn& c) { return has_int32(c.type); });
+}
+
+bool DuckSession::parquet_v2_safe(const std::vector<ColumnType>& columns) {
+    return std::none_of(columns.begin(), columns.end(),
+                        [](const ColumnType& c) { return has_int32(c.type); });
+}
+
+void DuckSession::exec_with_stream(const std::string& sql,
+                                   const std::vector<TableColumn>& columns) {
+    size_t rows = columns.empty() ? 0 : columns[0].rows();
+    for (const auto& c : columns) {
+        if (c.rows() != rows)
+            throw SchemaError("column '" + c.name + "' has a different row count");
+    }
+    register_stream();
     impl_->stream_columns = &columns;
     try {
-        exec("COPY (SELECT * FROM " + impl_->stream_function_name + "()) TO " +
-             quote_literal(path) + " (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL " +
-             std::to_string(options.compression_level) + ", ROW_GROUP_SIZE " +
-             std::to_string(options.row_group_size) + (v2 ? ", PARQUET_VERSION V2" : "") +
-             ", USE_TMP_FILE false)");
+        // The SQL names the stream `taco_stream()`; in the catalog it is this session's own name.
+        std::string own = sql;
+        const std::string token = "taco_stream()";
+        for (size_t at = own.find(token); at != std::string::npos;
+             at = own.find(token, at + impl_->stream_function_name.size() + 2))
+            own.replace(at, token.size(), impl_->stream_function_name + "()");
+        exec(own);
     } catch (...) {
         impl_->stream_columns = nullptr;
         throw;

@@ -69,6 +69,14 @@ class DuckSession {
     void write_parquet(const std::vector<TableColumn>& columns, const std::string& path,
                        const ParquetOptions& options);
 
+    /// Runs `sql` (any statement: COPY, CREATE TABLE AS, ...) in which the table function
+    /// `taco_stream()` serves `columns`, e.g. a map of new ids joined to a level table. The
+    /// function is scanned once per statement.
+    void exec_with_stream(const std::string& sql, const std::vector<TableColumn>& columns);
+    /// False when a table with these columns must keep Parquet's V1 encodings (an int32 column at
+    /// any depth: pyarrow rejects DuckDB's V2 int32 delta pages, docs/FORMAT-DECISIONS.md).
+    static bool parquet_v2_safe(const std::vector<ColumnType>& columns);
+
     /// Makes the statement running on this session (from another thread) fail with an
     /// "Interrupted" QueryError. Every session also answers io::run_cancel_hooks().
     void interrupt();
@@ -85,6 +93,7 @@ class DuckSession {
 
   private:
     void connect();
+    void register_stream();
     std::unique_ptr<Impl> impl_;
 };
 

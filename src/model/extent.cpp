@@ -29,6 +29,8 @@ bool has_column(const std::vector<ColumnType>& schema, const std::string& name, 
                        [&](const ColumnType& c) { return c.name == name && c.type.id() == type; });
 }
 
+}  // namespace
+
 // The smallest arc of the circle holding every longitude, cut at the widest gap. A box across
 // the antimeridian is chosen only when that arc is narrower than half the globe: points spread
 // over several continents (San Francisco, Paris, Tokyo) keep a plain [min, max] box.
@@ -46,8 +48,6 @@ std::pair<double, double> longitude_interval(std::vector<double> lons) {
     if (cut == 0 || 360.0 - widest >= 180.0) return {lons.front(), lons.back()};
     return {lons[cut], lons[cut - 1]};  // crosses the antimeridian: west > east
 }
-
-}  // namespace
 
 Extent compute_extent(const Tortilla& root) {
     Extent extent;  // global box, no temporal

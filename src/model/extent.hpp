@@ -1,6 +1,9 @@
 // Extent auto-calculation from STAC / ISTAC sample metadata (spec §7.1.1, FORMAT.md §5.3).
 #pragma once
 
+#include <utility>
+#include <vector>
+
 #include "taco/collection.hpp"
 
 namespace taco::model {
@@ -13,5 +16,10 @@ namespace taco::model {
 ///  - temporal: min/max of the first of time_middle, time_start, time_end holding values.
 /// Without such a level: the global box and no temporal range.
 Extent compute_extent(const Tortilla& root);
+
+/// The longitude range compute_extent gives for these centroid longitudes (not empty): west >
+/// east when the points sit around the antimeridian. Shared with export, which recomputes the
+/// extent of the kept rows from the level tables.
+std::pair<double, double> longitude_interval(std::vector<double> lons);
 
 }  // namespace taco::model

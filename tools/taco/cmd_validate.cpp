@@ -11,7 +11,7 @@ namespace {
 
 struct ValidateArgs {
     std::string path;
-    bool json = false, crc = false;
+    bool json = false, crc = false, tog = false;
     size_t max_findings = 50;
 };
 
@@ -19,6 +19,7 @@ int run_validate(const ValidateArgs& a) {
     ValidateOptions options;
     options.max_per_check = a.max_findings;
     options.check_crc = a.crc;
+    options.check_tog = a.tog;
     const ValidationReport report = validate(a.path, options);
     const size_t errors = report.count(Severity::Error), warnings = report.count(Severity::Warning);
     if (a.json) {
@@ -65,6 +66,9 @@ Command make_validate_command() {
         sub->add_flag("--json", args->json, "Print the report as JSON");
         sub->add_flag("--crc", args->crc,
                       "Also verify the CRC-32 of every ZIP entry (reads all data)");
+        sub->add_flag("--tog", args->tog,
+                      "Report for every GeoTIFF sample whether it is a TACO-optimized GeoTIFF "
+                      "(taco cog)");
         sub->add_option("--max-findings", args->max_findings,
                         "Findings shown per check and file (default 50)")
             ->check(CLI::PositiveNumber);

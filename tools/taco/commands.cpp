@@ -21,6 +21,9 @@ std::vector<Command> all_commands() {
     cmds.push_back(make_tacocat_command());
     cmds.push_back(make_tacollection_command());
     cmds.push_back(make_cache_command());
+    cmds.push_back(make_export_command());
+    cmds.push_back(make_convert_command());
+    cmds.push_back(make_cog_command());
     return cmds;
 }
 

@@ -1,0 +1,153 @@
+#include "convert/collection_rewrite.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <limits>
+
+#include "format/collection_json.hpp"
+#include "metadata/result_table.hpp"
+#include "model/extent.hpp"
+#include "model/time_format.hpp"
+#include "model/wkb.hpp"
+#include "taco/errors.hpp"
+
+namespace taco::convert {
+namespace {
+
+using format::OrderedJson;
+using metadata::quote_identifier;
+
+bool has(const std::vector<ColumnType>& cols, const std::string& name, TypeId type) {
+    for (const ColumnType& c : cols)
+        if (c.name == name && c.type.id() == type) return true;
+    return false;
+}
+
+// The extent of the kept rows, by compute_extent's rule (first level with STAC, else ISTAC,
+// centroid + time_start columns); nullopt when no level has them, so the source's stays.
+std::optional<OrderedJson> kept_extent(const ExportTree& tree, ExportTables& tables,
+                                       metadata::DuckSession& db) {
+    for (size_t d = 0; d < tree.levels.size(); ++d) {
+        const auto& cols = tables.source_columns(d);
+        std::string prefix;
+        for (const char* p : {"stac:", "istac:"}) {
+            if (has(cols, std::string(p) + "centroid", TypeId::Binary) &&
+                has(cols, std::string(p) + "time_start", TypeId::Timestamp)) {
+                prefix = p;
+                break;
+            }
+        }
+        if (prefix.empty()) continue;
+        const std::string& table = tables.staged_table(d);
+        OrderedJson extent = OrderedJson::object();
+        std::array<double, 4> box{-180.0, -90.0, 180.0, 90.0};
+        auto points = metadata::ResultTable::fetch(
+            db, "SELECT " + quote_identifier(prefix + "centroid") + " FROM " + table);
+        std::vector<double> lons;
+        double south = std::numeric_limits<double>::infinity(), north = -south;
+        for (size_t r = 0; r < points->rows(); ++r) {
+            if (points->is_null(r, 0)) continue;
+            const auto pt = model::wkb_point(points->get_string(r, 0));
+            if (!pt || !std::isfinite(pt->x) || !std::isfinite(pt->y)) continue;
+            lons.push_back(pt->x);
+            south = std::min(south, pt->y);
+            north = std::max(north, pt->y);
+        }
+        if (!lons.empty()) {
+            const auto [west, east] = model::longitude_interval(lons);
+            box = {west, south, east, north};
+        }
+        extent["spatial"] = OrderedJson::array({box[0], box[1], box[2], box[3]});
+        extent["temporal"] = nullptr;
+        for (const char* suffix : {"time_middle", "time_start", "time_end"}) {
+            const std::string col = prefix + suffix;
+            if (!has(cols, col, TypeId::Timestamp)) continue;
+            auto range = metadata::ResultTable::fetch(
+                db, "SELECT epoch_us(min(" + quote_identifier(col) + ")), epoch_us(max(" +
+                        quote_identifier(col) + ")) FROM " + table);
+            if (range->rows() == 0 || range->is_null(0, 0)) continue;
+            extent["temporal"] = OrderedJson::array({model::format_iso_utc(range->get_int(0, 0)),
+                                                     model::format_iso_utc(range->get_int(0, 1))});
+            break;
+        }
+        return extent;
+    }
+    return std::nullopt;
+}
+
+// `datetime.now(UTC).isoformat()`: 2026-01-02T10:11:12.123456+00:00.
+std::string now_iso_utc() {
+    const auto now = std::chrono::system_clock::now();
+    const int64_t us =
+        std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count();
+    const std::time_t secs = static_cast<std::time_t>(us / 1000000);
+    std::tm tm{};
+    gmtime_r(&secs, &tm);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%06lld+00:00", tm.tm_year + 1900,
+                  tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                  static_cast<long long>(us % 1000000));
+    return buf;
+}
+
+void rewrite_pit(OrderedJson& pit, const ExportTree& tree) {
+    if (!pit.is_object() || !pit.contains("root") || !pit["root"].is_object()) return;
+    OrderedJson& root = pit["root"];
+    const uint64_t old_roots = root.value("n", uint64_t{0});
+    const uint64_t new_roots = tree.levels[0].size();
+    root["n"] = new_roots;
+    if (!pit.contains("hierarchy") || !pit["hierarchy"].is_object()) return;
+    for (auto& [key, patterns] : pit["hierarchy"].items()) {
+        if (!patterns.is_array()) continue;
+        const size_t depth = static_cast<size_t>(std::strtoul(key.c_str(), nullptr, 10));
+        for (OrderedJson& p : patterns) {
+            if (!p.is_object() || !p.contains("n") || !p["n"].is_number_unsigned()) continue;
+            if (depth == 1 && patterns.size() == 1 && depth < tree.levels.size()) {
+                p["n"] = tree.levels[1].size();
+            } else if (old_roots > 0) {
+                // PIT: every root has the same subtree shape, so counts scale with the roots.
+                p["n"] = p["n"].get<uint64_t>() / old_roots * new_roots;
+            }
+        }
+    }
+}
+
+}  // namespace
+
+std::string export_collection_json(const std::string& source_json, const ExportTree& tree,
+                                   ExportTables& tables, metadata::DuckSession& db,
+                                   const std::string& name) {
+    OrderedJson doc;
+    try {
+        doc = OrderedJson::parse(source_json);
+    } catch (const std::exception& e) {
+        throw FormatError(name + ": COLLECTION.json is not valid JSON: " + e.what());
+    }
+    if (!doc.is_object()) throw FormatError(name + ": COLLECTION.json is not a JSON object");
+    if (doc.contains("taco:pit_schema")) rewrite_pit(doc["taco:pit_schema"], tree);
+    if (auto extent = kept_extent(tree, tables, db)) doc["extent"] = std::move(*extent);
+
+    // taco:subset_of / taco:subset_date go before the taco:* schema keys, where the reference's
+    // export put them; an export of an export keeps the original dataset's id.
+    const OrderedJson subset_of =
+        doc.contains("taco:subset_of") ? doc["taco:subset_of"] : doc.value("id", OrderedJson());
+    OrderedJson out = OrderedJson::object();
+    bool placed = false;
+    for (auto& [key, value] : doc.items()) {
+        if (key == "taco:subset_of" || key == "taco:subset_date") continue;
+        if (!placed && (key == "taco:pit_schema" || key == "taco:field_schema")) {
+            out["taco:subset_of"] = subset_of;
+            out["taco:subset_date"] = now_iso_utc();
+            placed = true;
+        }
+        out[key] = value;
+    }
+    if (!placed) {
+        out["taco:subset_of"] = subset_of;
+        out["taco:subset_date"] = now_iso_utc();
+    }
+    return format::dump_python_style(out);
+}
+
+}  // namespace taco::convert

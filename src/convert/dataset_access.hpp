@@ -1,0 +1,21 @@
+// What export needs from a Dataset beyond its public API: the shared context (DuckDB connection,
+// level views, archives) and the view's SQL and level. One friend, so the public class stays
+// free of conversion internals.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "taco/dataset.hpp"
+
+namespace taco::convert {
+
+struct DatasetAccess {
+    static const std::shared_ptr<query::DatasetContext>& context(const Dataset& d) {
+        return d.ctx_;
+    }
+    static const std::string& view_sql(const Dataset& d) { return d.view_sql_; }
+    static size_t level(const Dataset& d) { return d.level_; }
+};
+
+}  // namespace taco::convert

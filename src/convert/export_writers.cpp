@@ -1,0 +1,175 @@
+#include "convert/export_writers.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <system_error>
+
+#include "convert/sample_copy.hpp"
+#include "format/taco_header.hpp"
+#include "format/zip_writer.hpp"
+#include "io/cancel.hpp"
+#include "io/file.hpp"
+#include "io/memfd.hpp"
+#include "taco/errors.hpp"
+
+namespace fs = std::filesystem;
+
+namespace taco::convert {
+
+void ExportJob::file_copied(uint64_t bytes) {
+    io::throw_if_cancelled("exporting the dataset");
+    sample_bytes += bytes;
+    done.bytes_done += bytes;
+    ++done.files_done;
+    if (progress) progress(done);
+}
+
+namespace {
+
+// FOLDER rows of level `d` in the reference's __meta__ order: code-point order of their paths.
+std::vector<size_t> folders_by_path(const std::vector<TreeRow>& rows) {
+    std::vector<size_t> out;
+    for (size_t i = 0; i < rows.size(); ++i)
+        if (rows[i].folder) out.push_back(i);
+    std::sort(out.begin(), out.end(),
+              [&](size_t a, size_t b) { return rows[a].path < rows[b].path; });
+    return out;
+}
+
+class ZipExport {
+  public:
+    ZipExport(ExportJob& job, format::ZipWriter& zip)
+        : job_(job), zip_(zip), tables_(job.ctx, job.tree, true, job.level_options) {}
+
+    void write() {
+        auto& levels = job_.tree.levels;
+        const size_t header = zip_.add_bytes(format::kTacoHeaderEntryName,
+                                             std::string(format::kTacoHeaderPayloadSize, '\0'),
+                                             format::EntryAttrs::header_entry());
+        for (size_t i = 0; i < levels[0].size(); ++i) write_data(0, i);
+        // __meta__ deepest first: a folder's table holds its children's final offsets.
+        for (size_t d = levels.size() - 1; d-- > 0;) {
+            tables_.stage(d + 1);
+            for (size_t row : folders_by_path(levels[d])) {
+                TreeRow& r = levels[d][row];
+                const size_t e =
+                    add_table("DATA/" + r.path + "__meta__",
+                              [&](const std::string& p) { tables_.write_meta(d, row, p); });
+                r.offset = static_cast<int64_t>(zip_.entry(e).data_offset);
+                r.size = static_cast<int64_t>(zip_.entry(e).size);
+            }
+        }
+        tables_.stage(0);
+        format::TacoHeader slots;
+        for (size_t d = 0; d < levels.size(); ++d) {
+            const size_t e = add_table("METADATA/level" + std::to_string(d) + ".parquet",
+                                       [&](const std::string& p) { tables_.write_level(d, p); });
+            slots.slots.emplace_back(zip_.entry(e).data_offset, zip_.entry(e).size);
+        }
+        const size_t c = zip_.add_bytes("COLLECTION.json", job_.collection_json(tables_));
+        slots.slots.emplace_back(zip_.entry(c).data_offset, zip_.entry(c).size);
+        zip_.rewrite_entry_data(header, format::encode_taco_header_payload(slots));
+        zip_.finish();
+    }
+
+  private:
+    // Depth-first in sample order, as the reference writes DATA/ (FORMAT.md §2.1).
+    void write_data(size_t d, size_t i) {
+        TreeRow& r = job_.tree.levels[d][i];
+        if (r.folder) {
+            for (int64_t k = 0; k < r.child_count; ++k)
+                write_data(d + 1, static_cast<size_t>(r.child_begin + k));
+            return;
+        }
+        const std::string entry = "DATA/" + r.path;
+        const size_t e = r.vsi.empty() ? zip_.add_bytes(entry, "")
+                                       : copy_sample_to_zip(job_.ctx, r.vsi, r.path, zip_, entry);
+        r.offset = static_cast<int64_t>(zip_.entry(e).data_offset);
+        r.size = static_cast<int64_t>(zip_.entry(e).size);
+        job_.file_copied(zip_.entry(e).size);
+    }
+
+    template <typename Write>
+    size_t add_table(const std::string& entry, Write&& write) {
+        io::MemFd mem("taco-export");
+        write(mem.proc_path());
+        return zip_.add_fd(entry, mem.fd(), mem.size());
+    }
+
+    ExportJob& job_;
+    format::ZipWriter& zip_;
+    ExportTables tables_;
+};
+
+void make_dir(const fs::path& p) {
+    std::error_code ec;
+    if (!fs::create_directory(p, ec) || ec) {
+        throw IoError("cannot create directory " + p.string() +
+                      (ec ? ": " + ec.message() : " (exists)"));
+    }
+}
+
+uint64_t file_bytes(const fs::path& p) {
+    std::error_code ec;
+    const auto n = fs::file_size(p, ec);
+    return ec ? 0 : n;
+}
+
+}  // namespace
+
+uint64_t write_zip_export(ExportJob& job, const fs::path& path) {
+    io::File out = io::File::create_exclusive(path, 0644);
+    format::ZipWriter zip(out.fd(), path.string());
+    ZipExport(job, zip).write();
+    const uint64_t size = zip.position();
+    out.close();
+    return size;
+}
+
+uint64_t write_folder_export(ExportJob& job, const fs::path& root) {
+    auto& levels = job.tree.levels;
+    uint64_t bytes = 0;
+    make_dir(root);
+    make_dir(root / "DATA");
+    make_dir(root / "METADATA");
+    const fs::path data = root / "DATA";
+    // Level by level: every folder exists before its children are written into it.
+    for (auto& level : levels) {
+        for (TreeRow& r : level) {
+            const fs::path p = data / r.path;
+            if (r.folder) {
+                make_dir(p);
+                continue;
+            }
+            io::File f = io::File::create_exclusive(p, 0644);
+            const uint64_t n =
+                r.vsi.empty() ? 0 : copy_sample_to_file(job.ctx, r.vsi, r.path, f.fd(), p.string());
+            f.close();
+            r.size = static_cast<int64_t>(n);
+            bytes += n;
+            job.file_copied(n);
+        }
+    }
+    ExportTables tables(job.ctx, job.tree, false, job.level_options);
+    for (size_t d = levels.size(); d-- > 0;) tables.stage(d);
+    for (size_t d = 0; d + 1 < levels.size(); ++d) {
+        for (size_t row : folders_by_path(levels[d])) {
+            const fs::path meta = data / (levels[d][row].path + "__meta__");
+            tables.write_meta(d, row, meta.string());
+            bytes += file_bytes(meta);
+        }
+    }
+    for (size_t d = 0; d < levels.size(); ++d) {
+        const fs::path p = root / "METADATA" / ("level" + std::to_string(d) + ".parquet");
+        tables.write_level(d, p.string());
+        bytes += file_bytes(p);
+    }
+    const std::string json = job.collection_json(tables);
+    io::File f = io::File::create_exclusive(root / "COLLECTION.json", 0644);
+    if (!json.empty()) f.write_all(json.data(), json.size());
+    f.close();
+    return bytes + json.size();
+}
+
+}  // namespace taco::convert

@@ -1,0 +1,25 @@
+// Copying the bytes of one FILE sample, wherever they are, without decoding them: from a local
+// file or ZIP range with copy_file_range (the kernel copies, or shares blocks where the
+// filesystem can), from a remote dataset with range reads.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "format/zip_writer.hpp"
+#include "query/dataset_context.hpp"
+
+namespace taco::convert {
+
+/// Copies the sample at `vsi` (its internal:gdal_vsi) to the start of the empty file `out_fd`;
+/// returns its size. `sample` names it in errors, `out_name` names the output file.
+uint64_t copy_sample_to_file(query::DatasetContext& ctx, std::string_view vsi,
+                             const std::string& sample, int out_fd, const std::string& out_name);
+
+/// Adds the sample at `vsi` as entry `entry` of `zip`; returns the entry's index.
+size_t copy_sample_to_zip(query::DatasetContext& ctx, std::string_view vsi,
+                          const std::string& sample, format::ZipWriter& zip,
+                          std::string_view entry);
+
+}  // namespace taco::convert
