@@ -26,4 +26,5 @@ fi
 
 "$here/scripts/fetch_duckdb.sh"
 "$here/scripts/setup_python.sh"
+"$here/scripts/fetch_duckdb_spatial.sh"
 echo "setup: ok"

@@ -10,4 +10,5 @@ NB_MODULE(_core, m) {
     taco::py::bind_raster(m);
     taco::py::bind_remote(m);
     taco::py::bind_collection(m);
+    taco::py::bind_spacetime(m);
 }

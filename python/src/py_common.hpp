@@ -23,5 +23,6 @@ void bind_reader(nb::module_& m);
 void bind_raster(nb::module_& m);
 void bind_remote(nb::module_& m);
 void bind_collection(nb::module_& m);
+void bind_spacetime(nb::module_& m);
 
 }  // namespace taco::py

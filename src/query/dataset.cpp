@@ -7,6 +7,8 @@
 #include "format/dataset_open.hpp"
 #include "io/trace.hpp"
 #include "metadata/result_table.hpp"
+#include "metadata/spatial_extension.hpp"
+#include "query/cascade.hpp"
 #include "query/dataframe_impl.hpp"
 #include "query/dataset_context.hpp"
 #include "query/error_text.hpp"
@@ -109,6 +111,23 @@ const std::string& Dataset::query() const {
 }
 
 Dataset Dataset::sql(const std::string& query) const {
+    Dataset out = sql_view(query);
+    // A cascade's survivors stay: sql() can only narrow the level-0 rows they hang from.
+    out.cascade_ = cascade_;
+    return out;
+}
+
+Dataset Dataset::sql_view(const std::string& query) const {
+    // ST_* functions come from DuckDB's spatial extension, loaded from its local file on first
+    // use (a clear error when it is not installed; nothing else needs it).
+    if (metadata::calls_spatial_function(query)) {
+        std::lock_guard lock(ctx_->db_mutex);
+        try {
+            metadata::load_spatial_extension(ctx_->db);
+        } catch (const QueryError& e) {
+            throw QueryError(path().string() + ": sql(): " + e.what());
+        }
+    }
     if (!query::names_flat_view(query))
         return Dataset(ctx_, query::bind_data_view(view_sql_, query), 0);
     query::ensure_flat_views(*ctx_);
@@ -155,8 +174,9 @@ DataFrame Dataset::fetch(bool raw) const {
     metadata::ColumnFilter keep;
     if (!raw) {
         // As tacoreader's .data: internal columns are navigation plumbing, except the GDAL path.
-        keep = [](const std::string& name) {
-            return name.rfind("internal:", 0) != 0 || name == kGdalVsi;
+        // With a cascade, the ids that find a row's surviving children stay too.
+        keep = [cascade = cascade_ != nullptr](const std::string& name) {
+            return query::shown_in_data(name, cascade);
         };
     }
     std::shared_ptr<const metadata::ResultTable> rows;
@@ -168,7 +188,9 @@ DataFrame Dataset::fetch(bool raw) const {
             rethrow_query(*ctx_, e);
         }
     }
-    return DataFrame(std::make_shared<query::DataFrameImpl>(ctx_, std::move(rows), level_));
+    auto impl = std::make_shared<query::DataFrameImpl>(ctx_, std::move(rows), level_);
+    impl->cascade = cascade_;
+    return DataFrame(std::move(impl));
 }
 
 // The rows of view `level{i}` without asking DuckDB to build a million gdal_vsi strings or to

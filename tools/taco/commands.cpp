@@ -21,6 +21,8 @@ std::vector<Command> all_commands() {
     cmds.push_back(make_tacocat_command());
     cmds.push_back(make_tacollection_command());
     cmds.push_back(make_cache_command());
+    cmds.push_back(make_filter_command());
+    cmds.push_back(make_stats_command());
     return cmds;
 }
 

@@ -42,5 +42,7 @@ Command make_validate_command();
 Command make_tacocat_command();
 Command make_tacollection_command();
 Command make_cache_command();
+Command make_filter_command();
+Command make_stats_command();
 
 }  // namespace taco::cli
