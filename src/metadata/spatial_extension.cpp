@@ -35,7 +35,9 @@ void set_spatial_extension_path(const std::string& path) {
 }
 
 std::string spatial_extension_path() {
-    if (const char* env = std::getenv("TACO_DUCKDB_SPATIAL"); env && *env) return env;
+    if (const char* env = std::getenv("TACO_DUCKDB_SPATIAL"); env && *env) {
+        return std::string(env) == "off" ? "" : env;  // "off": behave as if not installed
+    }
     {
         std::lock_guard lock(g_mutex);
         if (is_file(g_path)) return g_path;

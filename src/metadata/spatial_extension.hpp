@@ -12,7 +12,8 @@ namespace taco::metadata {
 /// The PyPI package and version that carry the extension for the bundled DuckDB 1.4.4.
 inline constexpr const char* kSpatialPackage = "duckdb-ext-spatial==1.4.4.20260205";
 
-/// Where the extension file is looked for, first hit wins: $TACO_DUCKDB_SPATIAL (a file), the
+/// Where the extension file is looked for, first hit wins: $TACO_DUCKDB_SPATIAL (a file; "off"
+/// = none), the
 /// path given to set_spatial_extension_path (the Python package passes the installed
 /// duckdb-ext-spatial wheel's file), then the copy `make setup` puts under third_party/.
 /// "" when none exists.

@@ -330,3 +330,51 @@ def test_stats_categorical_cascade_and_errors(tmp_path, fixture_paths):
               tacocore.Sample("b", b"x", **{"geotiff:stats": [[1.0] * 4]})]
     with pytest.raises(tacocore.TacoSchemaError, match="sample 'b'"):
         tacocore.load(write(tmp_path, uneven, "u.tacozip")).stats_mean(0)
+
+
+# --- DuckDB's spatial extension, offline -----------------------------------------------------------
+
+ST_QUERY = ('SELECT id FROM data WHERE ST_Intersects(ST_GeomFromWKB("istac:geometry"), '
+            'ST_MakeEnvelope(-10, 35, 5, 50))')
+
+
+def test_st_functions_work_offline_from_the_pinned_wheel(fixture_paths):
+    path = tacocore._core.spatial_extension_path()
+    assert path.endswith("v1.4.4/linux_amd64/spatial.duckdb_extension"), path
+    ds = tacocore.load(fixture_paths["reader-zip-flat"])
+    assert ids(ds.sql(ST_QUERY)) == ["sample_0", "sample_1"] == ids(ds.filter_bbox(-10, 35, 5, 50))
+
+
+def test_without_the_extension_only_st_functions_fail(fixture_paths):
+    import subprocess
+    import sys
+
+    code = f"""
+import tacocore
+ds = tacocore.load({fixture_paths["reader-zip-flat"]!r})
+assert ds.filter_bbox(-10, 35, 5, 50).count() == 2
+assert ds.sql("SELECT * FROM data WHERE cloud_cover >= 0").count() == 5
+try:
+    ds.sql({ST_QUERY!r})
+except tacocore.TacoQueryError as e:
+    print(e)
+"""
+    import os
+    env = dict(os.environ, TACO_DUCKDB_SPATIAL="off")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "pip install duckdb-ext-spatial==1.4.4.20260205" in out.stdout
+    assert "filter_bbox works without it" in out.stdout
+
+
+def test_tacoreader_runs_offline_with_the_same_extension(fixture_paths):
+    """make setup puts the extension where tacoreader's duckdb looks: its filter_bbox (planar, in
+    the raw coordinates) agrees with ours on this EPSG:4326 fixture."""
+    tacoreader = pytest.importorskip("tacoreader")
+    ref = tacoreader.load(fixture_paths["reader-zip-flat"])
+    for query in [(-10, 35, 5, 50), (-80, -15, -70, 45), (100, -60, 120, -50)]:
+        got = ref.filter_bbox(*query).data
+        ref_ids = got.to_arrow().column("id").to_pylist() if hasattr(got, "to_arrow") else \
+            list(got["id"])
+        assert ref_ids == ids(tacocore.load(fixture_paths["reader-zip-flat"]).filter_bbox(*query))
