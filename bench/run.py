@@ -254,7 +254,8 @@ METHOD = """\
 
 # Sections of PERFORMANCE.md that other scripts write; a regeneration keeps them.
 KEPT_SECTIONS = [("<!-- remote-benchmark:begin -->", "<!-- remote-benchmark:end -->"),
-                 ("<!-- collections:begin -->", "<!-- collections:end -->")]
+                 ("<!-- collections:begin -->", "<!-- collections:end -->"),
+                 ("<!-- spacetime:begin -->", "<!-- spacetime:end -->")]
 
 
 def kept_sections(path: str) -> list[str]:
