@@ -257,7 +257,8 @@ KEPT_SECTIONS = [("<!-- remote-benchmark:begin -->", "<!-- remote-benchmark:end 
                  ("<!-- collections:begin -->", "<!-- collections:end -->"),
                  ("<!-- create-shared-db:begin -->", "<!-- create-shared-db:end -->"),
                  ("<!-- training:begin -->", "<!-- training:end -->"),
-                 ("<!-- convert:begin -->", "<!-- convert:end -->")]
+                 ("<!-- convert:begin -->", "<!-- convert:end -->"),
+                 ("<!-- spacetime:begin -->", "<!-- spacetime:end -->")]
 
 
 def kept_sections(path: str) -> list[str]:

@@ -28,4 +28,5 @@ fi
 "$here/scripts/fetch_duckdb.sh"
 "$here/scripts/setup_python.sh"
 "$here/scripts/fetch_azurite.sh"
+"$here/scripts/fetch_duckdb_spatial.sh"
 echo "setup: ok"

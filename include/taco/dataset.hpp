@@ -11,13 +11,16 @@
 
 #include "taco/collection.hpp"
 #include "taco/dataframe.hpp"
+#include "taco/filters.hpp"
+#include "taco/stats.hpp"
 #include "taco/writer.hpp"
 
 namespace taco {
 
 namespace query {
 struct DatasetContext;
-}
+class Cascade;
+}  // namespace query
 namespace convert {
 struct DatasetAccess;
 }
@@ -111,6 +114,53 @@ class Dataset {
     /// The SQL text of this dataset's view (self-contained: `data` already resolved).
     const std::string& query() const;
 
+    // --- Space and time (spec §8.2; implemented in src/spatial/) ------------------------------
+    /// The samples whose geometry intersects the box (boundaries count), as a new lazy view
+    /// that chains with sql() and the other filters and survives concat().
+    ///  - The test is exact (GEOS through OGR, not bounding boxes) and runs in the geometry's own
+    ///    CRS: the box, given in `crs`, is carried there (edges densified). A geometry column's
+    ///    CRS is its sibling `<prefix>:crs` column (`istac:crs` for `istac:geometry`); centroids
+    ///    (`*:centroid`) and columns without a sibling CRS are EPSG:4326.
+    ///  - In a geographic `crs`, minx > maxx is a box crossing the antimeridian.
+    ///  - `geometry_col` "auto": istac:geometry > stac:centroid > istac:centroid.
+    ///  - `level` > 0 (cascade): keeps the rows of this view with at least one descendant at
+    ///    `level` that matches; read() below them lists only matching descendants (and their
+    ///    ancestors). data() then also shows internal:current_id and internal:parent_id.
+    /// Errors (QueryError, at once): NaN/infinite or reversed bounds, an unknown CRS, a level the
+    /// dataset does not have, no geometry column (the message lists the columns there are), a
+    /// column that is not binary. When rows are fetched: a geometry that is not WKB or a row
+    /// with an unknown CRS (naming the sample).
+    Dataset filter_bbox(double minx, double miny, double maxx, double maxy,
+                        const std::string& geometry_col = "auto", size_t level = 0,
+                        const std::string& crs = "EPSG:4326") const;
+    /// The samples whose time falls in `range` (inclusive, microseconds), as a new lazy view.
+    /// `time_col` "auto": istac:time_start > stac:time_start. When the chosen column is a
+    /// `<prefix>:time_start` whose `<prefix>:time_end` exists, a sample is the interval
+    /// [start, end] (end NULL = an instant) and matches when it overlaps the range; otherwise it
+    /// is the instant in the column. Timestamp, date, integer (microseconds) and text columns
+    /// (cast; text that is not a time never matches) are accepted. `level` as filter_bbox.
+    Dataset filter_datetime(const TimeRange& range, const std::string& time_col = "auto",
+                            size_t level = 0) const;
+    /// The same with `range` parsed by parse_time_range ("2023-01-01/2023-06-30", "../2023",
+    /// "2023-05-01T10:00:00Z").
+    Dataset filter_datetime(const std::string& range, const std::string& time_col = "auto",
+                            size_t level = 0) const;
+
+    /// Statistics of `bands` pooled over the rows of this view (after sql() and filters), from
+    /// their `geotiff:stats` (implemented in src/stats/). `level` > 0 pools the descendants at
+    /// that level of this view's rows (a cascade's survivors only), under the level-(level-1)
+    /// sample `id` when given; at level 0 a given `id` picks that one sample. Pooling, per band:
+    /// min/max global; mean weighted by valid pixels (stac:tensor_shape H x W x valid% / 100,
+    /// or valid% alone without a shape); std pooled (within-sample variance plus the spread of
+    /// the means); p25/p50/p75/p95 from the pixel-weighted mixture of the samples' piecewise-
+    /// linear distributions (taco/stats.hpp pooled_quantile); categorical rows (any length but
+    /// 9): the pixel-weighted mean of the probability vectors.
+    /// QueryError: level missing, no geotiff:stats column (lists the columns), no band given,
+    /// a band out of range (naming a sample), no row with values. SchemaError: rows whose
+    /// layouts differ (naming both samples), a column that is not list<list<number>>.
+    std::vector<BandSummary> band_stats(const std::vector<size_t>& bands, size_t level = 0,
+                                        const std::string& id = "") const;
+
     /// Runs the view: every row, columns `internal:*` dropped except `internal:gdal_vsi`.
     DataFrame data() const;
     /// Runs the view keeping every column.
@@ -136,12 +186,16 @@ class Dataset {
     friend struct convert::DatasetAccess;  // export reads the context and the view's level
     DataFrame fetch(bool raw) const;
     DataFrame fetch_level(bool raw) const;
+    /// A view over this one with `where` (level 0) or the cascade `cascade` (deeper levels).
+    Dataset filtered(const std::string& where, size_t level, const char* what) const;
 
     std::shared_ptr<query::DatasetContext> ctx_;
     std::string view_sql_;
     size_t level_ = 0;
     bool base_ = false;
     std::string explain_query_;  // an EXPLAIN view: the statement as the user wrote it
+    /// Set after a cascade filter: the surviving rows of the deeper levels, for navigation.
+    std::shared_ptr<const query::Cascade> cascade_;
 };
 
 /// Opens a dataset, detecting its container as the reference does (REFERENCE-API §A3):

@@ -12,4 +12,5 @@ NB_MODULE(_core, m) {
     taco::py::bind_collection(m);
     taco::py::bind_training(m);
     taco::py::bind_convert(m);
+    taco::py::bind_spacetime(m);
 }

@@ -35,6 +35,9 @@ from ._collection import create_tacocat, create_tacollection
 from ._convert import convert, export, folder2zip, zip2folder
 from . import datamodel  # tacotoolbox's layout: tacocore.datamodel.Sample is tacocore.Sample
 from . import schema  # tacoreader's layout: tacocore.schema.PITSchema
+from ._spatial import register_installed_extension as _register_spatial
+
+_register_spatial()  # ST_* in sql() when duckdb-ext-spatial is installed
 
 # The exceptions are created in the extension; users import (and tracebacks show) them here.
 for _exc in (TacoError, TacoFormatError, TacoSchemaError, TacoPitError, TacoQueryError, TacoIOError,

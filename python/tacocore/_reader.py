@@ -11,6 +11,7 @@ from . import _cache, _core
 from ._exceptions import TacoPathNotFoundError
 from ._backends import TacoDataFrame, check_backend, frame_class, get_backend
 from ._flat import FlatMixin
+from ._spacetime import SpaceTimeMixin, StatsMixin
 from ._logging import get_logger, progress
 from ._pit_schema import PITSchema
 
@@ -127,7 +128,7 @@ def validate(path: Union[str, os.PathLike]) -> list:
     return _core.validate(os.fspath(path))
 
 
-class TacoDataset(FlatMixin):
+class TacoDataset(FlatMixin, SpaceTimeMixin, StatsMixin):
     """A loaded dataset: collection metadata plus a lazy SQL view (``data`` names the current view).
 
     tacoreader 2.4.21's ``sql()`` returns a table at once; here ``sql()`` is the specification's
@@ -223,7 +224,12 @@ class TacoDataset(FlatMixin):
         """
         self._check_open()
         logger.debug("sql: %s", query)
-        view = TacoDataset(self._native.sql(query), self)
+        return self._view_of(self._native.sql(query))
+
+    def _view_of(self, native: "_core.Dataset") -> "TacoDataset":
+        """A new view of this dataset (sql(), filter_bbox(), filter_datetime()): same backend,
+        printed as a result table."""
+        view = TacoDataset(native, self)
         view._sql_view = True
         return view
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "model/shorten.hpp"
+#include "query/cascade.hpp"
 #include "query/dataframe_impl.hpp"
 #include "query/navigation.hpp"
 #include "taco/errors.hpp"
@@ -114,6 +115,24 @@ query::SampleName name_of(const query::DataFrameImpl& d, size_t row) {
     return [&d, row] { return sample_name(d, row); };
 }
 
+// Below a cascade filter: the children of FOLDER `row` that survived it, found by its
+// internal:current_id among the survivors of the next level.
+DataFrame read_survivors(const query::DataFrameImpl& d, size_t row) {
+    std::optional<size_t> id_col;
+    for (size_t i = 0; i < d.table->columns(); ++i) {
+        if (d.table->schema()[i].name == "internal:current_id") id_col = i;
+    }
+    if (!id_col || d.table->is_null(row, *id_col)) {
+        throw NavigationError("sample " + sample_name(d, row) +
+                              ": a cascade filter lists only the matching children, which are "
+                              "found by internal:current_id; keep it in the SELECT of sql()");
+    }
+    auto children = d.cascade->children(*d.ctx, d.level + 1, d.table->get_int(row, *id_col));
+    auto impl = std::make_shared<query::DataFrameImpl>(d.ctx, std::move(children), d.level + 1);
+    impl->cascade = d.cascade;
+    return DataFrame(std::move(impl));
+}
+
 }  // namespace
 
 size_t DataFrame::checked_position(int64_t position) const {
@@ -159,10 +178,12 @@ ReadResult DataFrame::read(int64_t position) const {
     if (d.table->is_null(row, *d.vsi_col)) {
         throw NavigationError("sample " + sample_name(d, row) + " has no internal:gdal_vsi");
     }
+    if (d.cascade && !d.cascade->level_sql(d.level + 1).empty()) return read_survivors(d, row);
     auto children =
         query::read_folder_children(*d.ctx, d.table->get_string(row, *d.vsi_col), id_text(d, row));
-    return DataFrame(
-        std::make_shared<query::DataFrameImpl>(d.ctx, std::move(children), d.level + 1));
+    auto impl = std::make_shared<query::DataFrameImpl>(d.ctx, std::move(children), d.level + 1);
+    impl->cascade = d.cascade;
+    return DataFrame(std::move(impl));
 }
 
 ReadResult DataFrame::read(std::string_view id) const {

@@ -14,6 +14,8 @@
 
 namespace taco::query {
 
+class Cascade;
+
 struct DataFrameImpl {
     DataFrameImpl(std::shared_ptr<DatasetContext> context,
                   std::shared_ptr<const metadata::ResultTable> rows, size_t level);
@@ -21,6 +23,8 @@ struct DataFrameImpl {
     std::shared_ptr<DatasetContext> ctx;  // null for an empty DataFrame
     std::shared_ptr<const metadata::ResultTable> table;
     size_t level = 0;
+    /// Set below a cascade filter: read() lists only the surviving children (query/cascade.hpp).
+    std::shared_ptr<const Cascade> cascade;
     // Columns navigation uses, resolved once: the first `id` and `type`, the last gdal_vsi.
     std::optional<size_t> id_col, type_col, vsi_col;
 

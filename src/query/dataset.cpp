@@ -7,6 +7,8 @@
 #include "format/dataset_open.hpp"
 #include "io/trace.hpp"
 #include "metadata/result_table.hpp"
+#include "metadata/spatial_extension.hpp"
+#include "query/cascade.hpp"
 #include "query/dataframe_impl.hpp"
 #include "query/dataset_context.hpp"
 #include "query/error_text.hpp"
@@ -116,9 +118,21 @@ Dataset Dataset::sql(const std::string& query) const {
                          ": sql(): the result of EXPLAIN is a query plan, not a table to query "
                          "further; put EXPLAIN in front of the whole query instead");
     }
+    // ST_* functions come from DuckDB's spatial extension, loaded from its local file on first
+    // use (a clear error when it is not installed; nothing else needs it).
+    if (metadata::calls_spatial_function(query)) {
+        std::lock_guard lock(ctx_->db_mutex);
+        try {
+            metadata::load_spatial_extension(ctx_->db);
+        } catch (const QueryError& e) {
+            throw QueryError(path().string() + ": sql(): " + e.what());
+        }
+    }
     Dataset out(ctx_, compose(query), 0);
     // EXPLAIN ANALYZE echoes the statement it ran; the user sees their own instead.
     if (query::is_explain(query)) out.explain_query_ = query;
+    // A cascade's survivors stay: sql() can only narrow the level-0 rows they hang from.
+    out.cascade_ = cascade_;
     return out;
 }
 
@@ -166,8 +180,9 @@ DataFrame Dataset::fetch(bool raw) const {
     metadata::ColumnFilter keep;
     if (!raw) {
         // As tacoreader's .data: internal columns are navigation plumbing, except the GDAL path.
-        keep = [](const std::string& name) {
-            return name.rfind("internal:", 0) != 0 || name == kGdalVsi;
+        // With a cascade, the ids that find a row's surviving children stay too.
+        keep = [cascade = cascade_ != nullptr](const std::string& name) {
+            return query::shown_in_data(name, cascade);
         };
     }
     std::shared_ptr<const metadata::ResultTable> rows;
@@ -182,7 +197,9 @@ DataFrame Dataset::fetch(bool raw) const {
             rethrow_query(*ctx_, e);
         }
     }
-    return DataFrame(std::make_shared<query::DataFrameImpl>(ctx_, std::move(rows), level_));
+    auto impl = std::make_shared<query::DataFrameImpl>(ctx_, std::move(rows), level_);
+    impl->cascade = cascade_;
+    return DataFrame(std::move(impl));
 }
 
 // The rows of view `level{i}` without asking DuckDB to build a million gdal_vsi strings or to

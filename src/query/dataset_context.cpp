@@ -9,6 +9,7 @@
 #include "metadata/result_table.hpp"
 #include "query/error_text.hpp"
 #include "query/load_checks.hpp"
+#include "spatial/sql_functions.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::query {
@@ -105,6 +106,8 @@ void configure_reader_session(metadata::DuckSession& db) {
     // The level files never change while they are open, and every statement on them (the
     // DESCRIBE, each view's binding, each query) would otherwise parse their footer again.
     db.exec("SET parquet_metadata_cache = true");
+    // filter_bbox's predicate: a filtered view must bind on any reader connection (concat too).
+    spatial::register_sql_functions(db);
 }
 
 std::shared_ptr<const metadata::ResultTable> ChildrenCache::find(const std::string& key) {

@@ -51,3 +51,13 @@ def test_paired_reader_benchmark_runs():
     assert len(doc["tacocore_seconds"]) == 2 and len(doc["tacoreader_seconds"]) == 2
     assert doc["tacocore_median"] > 0 and doc["tacoreader_median"] > 0
     assert doc["ratio_of_medians"] == pytest.approx(doc["tacoreader_median"] / doc["tacocore_median"], rel=0.02)
+
+
+def test_spacetime_benchmark_runs(tmp_path):
+    repo = BENCH.parents[1]
+    proc = subprocess.run([sys.executable, str(repo / "bench" / "bench_spacetime.py"), "--quick",
+                           "--out", str(tmp_path)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]  # 0: both tools kept the same rows
+    doc = json.loads(proc.stdout)
+    assert len(doc["cases"]) == 3
+    assert all(c["same_rows"] and c["tacocore"]["rows"] > 0 for c in doc["cases"].values())

@@ -24,6 +24,8 @@ std::vector<Command> all_commands() {
     cmds.push_back(make_export_command());
     cmds.push_back(make_convert_command());
     cmds.push_back(make_cog_command());
+    cmds.push_back(make_filter_command());
+    cmds.push_back(make_stats_command());
     return cmds;
 }
 

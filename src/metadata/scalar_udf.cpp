@@ -1,0 +1,116 @@
+#include "metadata/scalar_udf.hpp"
+
+#include <duckdb.h>
+
+#include <cstring>
+#include <exception>
+#include <memory>
+
+#include "taco/errors.hpp"
+
+namespace taco::metadata {
+namespace {
+
+struct UdfState {
+    BoolUdf fn;
+    size_t arity = 0;
+};
+
+duckdb_type duck_type(UdfType t) {
+    switch (t) {
+        case UdfType::Blob:
+            return DUCKDB_TYPE_BLOB;
+        case UdfType::Varchar:
+            return DUCKDB_TYPE_VARCHAR;
+        case UdfType::Double:
+            return DUCKDB_TYPE_DOUBLE;
+        case UdfType::BigInt:
+            return DUCKDB_TYPE_BIGINT;
+    }
+    return DUCKDB_TYPE_INVALID;
+}
+
+void call_udf(duckdb_function_info info, duckdb_data_chunk input, duckdb_vector output) {
+    auto* state = static_cast<UdfState*>(duckdb_scalar_function_get_extra_info(info));
+    const size_t rows = duckdb_data_chunk_get_size(input);
+    // The C API hands flat vectors to scalar functions (constants are flattened first).
+    std::vector<UdfArgs::Column> columns;
+    columns.reserve(state->arity);
+    for (size_t a = 0; a < state->arity; ++a) {
+        duckdb_vector v = duckdb_data_chunk_get_vector(input, a);
+        columns.push_back({duckdb_vector_get_data(v), duckdb_vector_get_validity(v)});
+    }
+    thread_local std::vector<uint8_t> result;
+    result.assign(rows, 2);
+    try {
+        state->fn(UdfArgs(rows, std::move(columns)), result);
+    } catch (const std::exception& e) {
+        duckdb_scalar_function_set_error(info, e.what());
+        return;
+    }
+    auto* out = static_cast<bool*>(duckdb_vector_get_data(output));
+    duckdb_vector_ensure_validity_writable(output);
+    uint64_t* validity = duckdb_vector_get_validity(output);
+    for (size_t r = 0; r < rows; ++r) {
+        if (result[r] == 2) {
+            duckdb_validity_set_row_invalid(validity, r);
+            out[r] = false;
+        } else {
+            out[r] = result[r] == 1;
+        }
+    }
+}
+
+}  // namespace
+
+bool UdfArgs::is_null(size_t a, size_t r) const {
+    const uint64_t* v = columns_[a].validity;
+    return v && !duckdb_validity_row_is_valid(const_cast<uint64_t*>(v), r);
+}
+
+std::string_view UdfArgs::get_string(size_t a, size_t r) const {
+    const auto* s = static_cast<const duckdb_string_t*>(columns_[a].data) + r;
+    return std::string_view(duckdb_string_t_data(const_cast<duckdb_string_t*>(s)),
+                            duckdb_string_t_length(*s));
+}
+
+double UdfArgs::get_double(size_t a, size_t r) const {
+    return static_cast<const double*>(columns_[a].data)[r];
+}
+
+int64_t UdfArgs::get_int(size_t a, size_t r) const {
+    return static_cast<const int64_t*>(columns_[a].data)[r];
+}
+
+void register_bool_function(DuckSession& db, const std::string& name,
+                            const std::vector<UdfType>& params, BoolUdf fn) {
+    std::shared_ptr<void>& slot = db.module_state("udf:" + name);
+    if (slot) return;
+    auto state = std::make_shared<UdfState>();
+    state->fn = std::move(fn);
+    state->arity = params.size();
+    duckdb_scalar_function f = duckdb_create_scalar_function();
+    duckdb_scalar_function_set_name(f, name.c_str());
+    for (UdfType p : params) {
+        duckdb_logical_type t = duckdb_create_logical_type(duck_type(p));
+        duckdb_scalar_function_add_parameter(f, t);
+        duckdb_destroy_logical_type(&t);
+    }
+    duckdb_logical_type boolean = duckdb_create_logical_type(DUCKDB_TYPE_BOOLEAN);
+    duckdb_scalar_function_set_return_type(f, boolean);
+    duckdb_destroy_logical_type(&boolean);
+    duckdb_scalar_function_set_special_handling(f);  // NULLs reach fn, which decides
+    // Volatile: DuckDB must call it on the real rows only. Otherwise a predicate whose other
+    // arguments are constants is pushed into the Parquet scan as a filter on the one column
+    // left, and probed there with made-up (NULL) values, where fn's errors make no sense.
+    duckdb_scalar_function_set_volatile(f);
+    duckdb_scalar_function_set_extra_info(f, state.get(), nullptr);
+    duckdb_scalar_function_set_function(f, call_udf);
+    const duckdb_state st =
+        duckdb_register_scalar_function(static_cast<duckdb_connection>(db.raw_connection()), f);
+    duckdb_destroy_scalar_function(&f);
+    if (st != DuckDBSuccess) throw QueryError("cannot register the SQL function " + name);
+    slot = state;
+}
+
+}  // namespace taco::metadata

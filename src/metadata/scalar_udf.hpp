@@ -1,0 +1,50 @@
+// Scalar functions written in C++ and called from SQL, for the rooms that must not include
+// duckdb.h (spatial/: the bbox predicate). DuckDB calls them on its worker threads, one chunk of
+// up to 2048 rows at a time, so a function sees whole vectors and pays no per-row dispatch.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "metadata/duckdb_session.hpp"
+
+namespace taco::metadata {
+
+/// The SQL types a C++ scalar function can take.
+enum class UdfType { Blob, Varchar, Double, BigInt };
+
+/// The arguments of one call: `rows` rows, argument `a` of row `r`. Strings and blobs are views
+/// into DuckDB's vectors, valid during the call only.
+class UdfArgs {
+  public:
+    size_t rows() const { return rows_; }
+    bool is_null(size_t a, size_t r) const;
+    std::string_view get_string(size_t a, size_t r) const;  // Blob, Varchar
+    double get_double(size_t a, size_t r) const;            // Double
+    int64_t get_int(size_t a, size_t r) const;              // BigInt
+
+    struct Column {
+        const void* data;
+        const uint64_t* validity;  // nullptr: every row valid
+    };
+    UdfArgs(size_t rows, std::vector<Column> columns) : rows_(rows), columns_(std::move(columns)) {}
+
+  private:
+    size_t rows_;
+    std::vector<Column> columns_;
+};
+
+/// Fills `out[r]` for every row: 0 false, 1 true, 2 NULL. An exception (any std::exception)
+/// fails the statement with its message; it may be called from several threads at once.
+using BoolUdf = std::function<void(const UdfArgs& args, std::vector<uint8_t>& out)>;
+
+/// Registers `name(params...) -> BOOLEAN` on `db`'s connection (once per name: a second call is a
+/// no-op). NULL arguments are passed to `fn` (it decides). The function is registered volatile,
+/// so DuckDB calls it on real rows only (never folded or probed in a scan), on any thread.
+void register_bool_function(DuckSession& db, const std::string& name,
+                            const std::vector<UdfType>& params, BoolUdf fn);
+
+}  // namespace taco::metadata

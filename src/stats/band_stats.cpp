@@ -1,0 +1,211 @@
+// Dataset::band_stats: pools the per-sample `geotiff:stats` rows of the current view (or of its
+// descendants at a deeper level) into one summary per band. Unlike tacoreader, the rows are the
+// view's: sql() and filter_* narrow the statistics too.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "metadata/duckdb_session.hpp"
+#include "metadata/result_table.hpp"
+#include "query/cascade.hpp"
+#include "query/dataset_context.hpp"
+#include "taco/dataset.hpp"
+#include "taco/errors.hpp"
+#include "taco/stats.hpp"
+
+namespace taco {
+namespace {
+
+using metadata::quote_literal;
+
+constexpr const char* kStats = "geotiff:stats";
+constexpr size_t kValid = 4;  // valid-pixel percentage in the continuous layout
+
+std::string column_list(const std::vector<ColumnType>& cols) {
+    std::string out;
+    for (const ColumnType& c : cols) {
+        if (c.name.rfind("internal:", 0) == 0) continue;
+        out += (out.empty() ? "" : ", ") + c.name;
+    }
+    return out;
+}
+
+const ColumnType* find(const std::vector<ColumnType>& cols, const std::string& name) {
+    for (const ColumnType& c : cols)
+        if (c.name == name) return &c;
+    return nullptr;
+}
+
+struct Row {
+    std::string id;
+    std::vector<std::vector<double>> bands;
+    double pixels = 1;
+};
+
+}  // namespace
+
+std::vector<BandSummary> Dataset::band_stats(const std::vector<size_t>& bands, size_t level,
+                                             const std::string& id) const {
+    const std::string where = path().string() + ": stats";
+    if (bands.empty()) throw QueryError(where + ": no band given");
+    if (level >= level_count()) {
+        throw QueryError(where + ": level " + std::to_string(level) + " does not exist; the " +
+                         "dataset has levels 0.." + std::to_string(level_count() - 1));
+    }
+    // The rows: the view itself at level 0; deeper, the descendants of its rows (the cascade's
+    // survivors when there is one), under the sample `id` of level `level - 1` when given.
+    std::string rows = view_sql_;
+    if (level == 0 && !id.empty()) {
+        rows = "SELECT * FROM (\n" + rows + "\n) WHERE id = " + quote_literal(id);
+    }
+    for (size_t k = 1; k <= level; ++k) {
+        if (k == level && !id.empty()) {
+            rows = "SELECT * FROM (\n" + rows + "\n) WHERE id = " + quote_literal(id);
+        }
+        const std::string base = cascade_ && !cascade_->level_sql(k).empty()
+                                     ? cascade_->level_sql(k)
+                                     : "SELECT * FROM level" + std::to_string(k);
+        rows = "SELECT * FROM (\n" + base +
+               "\n) WHERE \"internal:parent_id\" IN (SELECT \"internal:current_id\" FROM (\n" +
+               rows + "\n))";
+    }
+    std::vector<Row> table;
+    {
+        std::lock_guard lock(ctx_->db_mutex);
+        const std::vector<ColumnType> cols = metadata::describe_query(ctx_->db, rows);
+        const ColumnType* stats = find(cols, kStats);
+        if (!stats) {
+            throw QueryError(where + ": level " + std::to_string(level) + " has no column '" +
+                             kStats + "' (write it with GeotiffStats / taco create --stats); " +
+                             "the columns are: " + column_list(cols));
+        }
+        if (!stats->type.is_list() || !stats->type.element().is_list()) {
+            throw SchemaError(where + ": column '" + kStats + "' has type " +
+                              stats->type.arrow_name() + ", expected list<list<float>>");
+        }
+        const bool has_id = find(cols, "id") != nullptr;
+        const ColumnType* shape = find(cols, "stac:tensor_shape");
+        const std::string pixels =
+            shape && shape->type.is_list()
+                ? "CASE WHEN len(\"stac:tensor_shape\") >= 2 THEN "
+                  "CAST(list_extract(\"stac:tensor_shape\", -2) AS DOUBLE) * "
+                  "CAST(list_extract(\"stac:tensor_shape\", -1) AS DOUBLE) ELSE 1 END"
+                : "1.0";
+        auto result = metadata::ResultTable::fetch(
+            ctx_->db, "SELECT " + std::string(has_id ? "CAST(id AS VARCHAR)" : "NULL") +
+                          ", CAST(\"geotiff:stats\" AS DOUBLE[][]), CAST(" + pixels +
+                          " AS DOUBLE) FROM (\n" + rows + "\n)");
+        for (size_t r = 0; r < result->rows(); ++r) {
+            if (result->is_null(r, 1)) continue;
+            Row row;
+            row.id = result->is_null(r, 0) ? "at row " + std::to_string(r)
+                                           : "'" + std::string(result->get_string(r, 0)) + "'";
+            const Value cell = result->get_value(r, 1);  // outlives the loop over its list
+            for (const Value& band : cell.as_list()) {
+                std::vector<double> values;
+                if (!band.is_null()) {
+                    for (const Value& v : band.as_list()) {
+                        values.push_back(v.is_null() ? std::numeric_limits<double>::quiet_NaN()
+                                                     : v.as_double());
+                    }
+                }
+                row.bands.push_back(std::move(values));
+            }
+            if (row.bands.empty()) continue;
+            row.pixels = result->is_null(r, 2) ? 1.0 : result->get_double(r, 2);
+            table.push_back(std::move(row));
+        }
+    }
+    if (table.empty()) {
+        throw QueryError(where + ": no row of the view has '" + std::string(kStats) + "' values (" +
+                         "all NULL or empty, or the view is empty)");
+    }
+    std::vector<BandSummary> out;
+    for (size_t band : bands) {
+        BandSummary s;
+        s.band = band;
+        // Every row must have the band and the same layout for it.
+        size_t length = 0;
+        const Row* first = nullptr;
+        for (const Row& row : table) {
+            if (band >= row.bands.size()) {
+                throw QueryError(where + ": band " + std::to_string(band) +
+                                 " is out of range: sample " + row.id + " has " +
+                                 std::to_string(row.bands.size()) + " bands (0.." +
+                                 std::to_string(row.bands.size() - 1) + ")");
+            }
+            const size_t n = row.bands[band].size();
+            if (!first) {
+                first = &row;
+                length = n;
+            } else if (n != length) {
+                throw SchemaError(where + ": '" + std::string(kStats) + "' of band " +
+                                  std::to_string(band) + " has " + std::to_string(n) +
+                                  " values in sample " + row.id + " but " + std::to_string(length) +
+                                  " in sample " + first->id +
+                                  "; every row must use the same layout");
+            }
+        }
+        if (length == 0) {
+            throw SchemaError(where + ": '" + std::string(kStats) + "' of band " +
+                              std::to_string(band) + " is empty in sample " + first->id);
+        }
+        s.categorical = length != kContinuousStats;
+        double total = 0;
+        if (s.categorical) {
+            s.probabilities.assign(length, 0.0);
+            for (const Row& row : table) {
+                const std::vector<double>& p = row.bands[band];
+                if (!std::all_of(p.begin(), p.end(), [](double v) { return std::isfinite(v); }))
+                    continue;
+                for (size_t k = 0; k < length; ++k) s.probabilities[k] += row.pixels * p[k];
+                total += row.pixels;
+                ++s.samples;
+            }
+            if (total > 0)
+                for (double& p : s.probabilities) p /= total;
+            out.push_back(std::move(s));
+            continue;
+        }
+        std::vector<StatsRow> pooled;
+        s.min = std::numeric_limits<double>::infinity();
+        s.max = -s.min;
+        double weighted_mean = 0;
+        for (const Row& row : table) {
+            const std::vector<double>& v = row.bands[band];
+            const double valid = std::isfinite(v[kValid]) ? v[kValid] / 100.0 : 1.0;
+            const double w = row.pixels * valid;
+            if (!(w > 0) || !std::isfinite(v[2])) continue;  // no valid pixel
+            if (std::isfinite(v[0])) s.min = std::min(s.min, v[0]);
+            if (std::isfinite(v[1])) s.max = std::max(s.max, v[1]);
+            weighted_mean += w * v[2];
+            total += w;
+            pooled.push_back({&v, w});
+            ++s.samples;
+        }
+        if (total <= 0) {
+            const double nan = std::numeric_limits<double>::quiet_NaN();
+            s.min = s.max = s.mean = s.std = s.p25 = s.p50 = s.p75 = s.p95 = nan;
+            out.push_back(std::move(s));
+            continue;
+        }
+        s.mean = weighted_mean / total;
+        // Pooled standard deviation: within-sample variance plus the spread of the means.
+        double sum = 0;
+        for (const StatsRow& r : pooled) {
+            const std::vector<double>& v = *r.values;
+            const double sd = std::isfinite(v[3]) ? v[3] : 0.0;
+            sum += std::max(r.weight - 1, 0.0) * sd * sd +
+                   r.weight * (v[2] - s.mean) * (v[2] - s.mean);
+        }
+        s.std = total > 1 ? std::sqrt(sum / (total - 1)) : (*pooled.front().values)[3];
+        s.p25 = pooled_quantile(pooled, 0.25);
+        s.p50 = pooled_quantile(pooled, 0.50);
+        s.p75 = pooled_quantile(pooled, 0.75);
+        s.p95 = pooled_quantile(pooled, 0.95);
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+}  // namespace taco
