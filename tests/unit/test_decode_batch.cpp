@@ -67,7 +67,7 @@ TEST(PlanParts, PositionsFollowTheRootAndSkipPadding) {
     const Taco taco(Tortilla(std::move(samples), padded), test_collection("plan"));
     ASSERT_EQ(taco.root().size(), 8u);
     CreateOptions by_region;
-    by_region.group_by = "region";
+    by_region.group_by = {"region"};
     const auto plan = collection::plan_parts(taco, "out/ds.tacozip", by_region);
     ASSERT_EQ(plan.size(), 2u);
     EXPECT_EQ(plan[0].name, "ds_even.tacozip");
