@@ -11,7 +11,7 @@ export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
 .PHONY: all setup configure build demo test test-unit test-cli test-interop test-bench-harness \
-        asan fuzz bench format clean
+        asan asan-python fuzz bench format clean
 
 all: build
 
@@ -36,6 +36,10 @@ asan: setup
 	@cmake --preset debug-asan >/dev/null
 	@cmake --build build-asan -j $(JOBS) --target taco_unit_tests taco
 	@ASAN_OPTIONS=detect_leaks=1 ./build-asan/bin/taco_unit_tests --gtest_brief=1
+
+# The Python suite with the native extension under ASan + UBSan (scripts/asan_python.sh).
+asan-python: build
+	@./scripts/asan_python.sh
 
 # libFuzzer targets (tests/fuzz/) under ASan+UBSan, FUZZ_SECONDS each (default 60).
 fuzz: build

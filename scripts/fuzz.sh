@@ -46,11 +46,24 @@ status=0
 for t in $targets; do
     bin="$out/$t"
     if [ "$t" = fuzz_load ]; then
-        # The whole reader: the release library (g++) with DuckDB and GDAL, libFuzzer's driver only.
-        if [ ! -x "$bin" ] || [ -n "$(find tests/fuzz/$t.cpp build/libtacocore.a -newer "$bin")" ]; then
+        # The whole reader: every source of the library compiled by clang with coverage
+        # instrumentation and ASan + UBSan (build-fuzz/lib, the tacocore target only, ccache'd), so
+        # libFuzzer is steered by what the container, COLLECTION.json and metadata code does with
+        # each input. DuckDB and GDAL stay the prebuilt, uninstrumented libraries.
+        lib="$out/lib"
+        if [ ! -f "$lib/build.ninja" ]; then
+            cmake -S . -B "$lib" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+                -DCMAKE_CXX_COMPILER="$CXX" -DTACO_BUILD_TESTS=OFF -DTACO_BUILD_BENCH=OFF \
+                -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+                -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined \
+                    -fno-sanitize-recover=undefined -fno-omit-frame-pointer" >/dev/null
+        fi
+        echo "fuzz: building the instrumented library for $t"
+        cmake --build "$lib" --target tacocore -j "${JOBS:-2}" | grep -v '^\[' || true
+        if [ ! -x "$bin" ] || [ -n "$(find tests/fuzz/$t.cpp "$lib/libtacocore.a" -newer "$bin")" ]; then
             echo "fuzz: building $t"
-            "$CXX" -std=c++20 -g -O1 -fsanitize=fuzzer -Iinclude "tests/fuzz/$t.cpp" \
-                build/libtacocore.a -Lthird_party/duckdb/lib -Wl,-rpath,"$PWD/third_party/duckdb/lib" \
+            "$CXX" "${flags[@]}" "tests/fuzz/$t.cpp" "$lib/libtacocore.a" \
+                -Lthird_party/duckdb/lib -Wl,-rpath,"$PWD/third_party/duckdb/lib" \
                 -lduckdb $(pkg-config --libs gdal) -ldeflate -lpthread -o "$bin"
         fi
     elif [ ! -x "$bin" ] || [ -n "$(find tests/fuzz/$t.cpp ${sources[$t]} -newer "$bin" 2>/dev/null)" ]; then
