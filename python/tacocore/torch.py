@@ -334,14 +334,23 @@ def collate(items: List[Any]) -> Any:
         values = [x[key] for x in items]
         if key == "data":
             out[key] = _collate_data(values)
-        elif all(isinstance(v, (bool, int, float, np.number)) and not isinstance(v, np.ndarray)
-                 for v in values):
-            out[key] = torch.tensor(values)
+        elif all(isinstance(v, (bool, int, float, np.number)) for v in values):
+            out[key] = _number_tensor(values)
         elif all(isinstance(v, torch.Tensor) for v in values) and _same_shape(values):
             out[key] = _stack(values)
         else:
             out[key] = values
     return out
+
+
+def _number_tensor(values: list) -> "torch.Tensor":
+    """As torch's default_collate: bools stay bool, Python floats float64, ints int64 (a
+    float64 column keeps its precision)."""
+    if all(isinstance(v, (bool, np.bool_)) for v in values):
+        return torch.tensor(values, dtype=torch.bool)
+    if any(isinstance(v, (float, np.floating)) for v in values):
+        return torch.tensor(values, dtype=torch.float64)
+    return torch.tensor(values, dtype=torch.int64)
 
 
 def _same_shape(values: list) -> bool:

@@ -21,6 +21,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+try:
+    # GDAL's numpy extension, loaded before torch: once, in `make test`'s single pytest process,
+    # loading it after torch (with a LocalCluster's threads running) crashed in the extension's
+    # init. tests/python (which runs after this suite) uses it; this suite itself does not.
+    from osgeo import gdal_array  # noqa: F401
+except ImportError:  # pragma: no cover - the setup installs it
+    pass
+
 import tacocore
 
 REPO_ROOT = Path(__file__).resolve().parents[2]

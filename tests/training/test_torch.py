@@ -76,7 +76,7 @@ def test_batch_decodes_into_one_tensor_and_collate_takes_it_uncopied(raster_zip,
     # The batch is the buffer the items are views of: no stacking copy.
     assert batch["data"].data_ptr() == items[0]["data"].data_ptr()
     assert batch["data"] is items[0]["data"]._base
-    assert batch["index"].tolist() == [3, 4, 5, 6]
+    assert batch["index"].tolist() == [3, 4, 5, 6] and batch["index"].dtype == torch.int64
     assert batch["id"] == ["t03", "t04", "t05", "t06"]
     for k, i in enumerate(range(3, 7)):
         np.testing.assert_array_equal(batch["data"][k].numpy(), truth[f"t{i:02d}"])

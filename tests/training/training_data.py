@@ -9,6 +9,8 @@ import numpy as np
 
 
 def write_tif(path: Path, data: np.ndarray) -> None:
+    """A GeoTIFF of `data` (bands, height, width), written through GDAL's raw-buffer API: the
+    suite never imports osgeo.gdal_array (see conftest.py)."""
     from osgeo import gdal
 
     gdal.UseExceptions()
@@ -17,8 +19,8 @@ def write_tif(path: Path, data: np.ndarray) -> None:
     ds = gdal.GetDriverByName("GTiff").Create(str(path), width, height, bands, kind,
                                               ["COMPRESS=DEFLATE"])
     ds.SetGeoTransform([0.0, 10.0, 0.0, 0.0, 0.0, -10.0])
-    for b in range(bands):
-        ds.GetRasterBand(b + 1).WriteArray(data[b])
+    ds.WriteRaster(0, 0, width, height, np.ascontiguousarray(data).tobytes(), buf_type=kind,
+                   band_list=list(range(1, bands + 1)))
     ds = None
 
 
