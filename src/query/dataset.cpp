@@ -163,12 +163,28 @@ DataFrame Dataset::fetch(bool raw) const {
     {
         std::lock_guard lock(ctx_->db_mutex);
         try {
-            rows = metadata::ResultTable::fetch(ctx_->db, view_sql_, keep);
+            rows = metadata::ResultTable::fetch(ctx_->db, view_sql_, keep, ctx_->concat != nullptr);
         } catch (const QueryError& e) {
             rethrow_query(*ctx_, e);
         }
     }
     return DataFrame(std::make_shared<query::DataFrameImpl>(ctx_, std::move(rows), level_));
+}
+
+void Dataset::stream_raw(const std::function<void(const DataFrame& batch)>& batch) const {
+    const io::Deadline deadline = query::query_deadline(*ctx_);
+    std::lock_guard lock(ctx_->db_mutex);
+    try {
+        metadata::ResultTable::stream(
+            ctx_->db, view_sql_,
+            [&](std::shared_ptr<const metadata::ResultTable> rows) {
+                batch(DataFrame(
+                    std::make_shared<query::DataFrameImpl>(ctx_, std::move(rows), level_)));
+            },
+            ctx_->concat != nullptr);
+    } catch (const QueryError& e) {
+        rethrow_query(*ctx_, e);
+    }
 }
 
 // The rows of view `level{i}` without asking DuckDB to build a million gdal_vsi strings or to
@@ -224,7 +240,8 @@ DataFrame Dataset::fetch_level(bool raw) const {
                         select += (select.empty() ? "" : ", ") + metadata::quote_identifier(name);
                     all = metadata::ResultTable::fetch(
                         ctx_->db,
-                        "SELECT " + select + " FROM level" + std::to_string(level_) + "_table");
+                        "SELECT " + select + " FROM level" + std::to_string(level_) + "_table",
+                        nullptr, ctx_->concat != nullptr);
                 }
             }
             io::TraceScope trace("data(): padding");

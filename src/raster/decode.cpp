@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "io/parallel.hpp"
+#include "log/messages.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::raster {
@@ -12,7 +13,10 @@ namespace {
 
 void ensure_gdal() {
     static std::once_flag once;
-    std::call_once(once, [] { GDALAllRegister(); });
+    std::call_once(once, [] {
+        log::route_gdal_messages();
+        GDALAllRegister();
+    });
 }
 
 const char* numpy_name(GDALDataType t) {

@@ -24,7 +24,7 @@ struct CreateArgs {
     std::string id, description, title, dataset_version, taco_version, split_size, group_by;
     std::vector<std::string> licenses, providers, tasks, keywords;
     size_t pad_to = 0;
-    bool overwrite = false, json = false, quiet = false;
+    bool overwrite = false, json = false, quiet = false, follow_symlinks = false;
 };
 
 std::string read_text(const std::string& path) {
@@ -44,10 +44,21 @@ CollectionInfo collection_from_args(const CreateArgs& a) {
     }
     if (!a.id.empty()) info.id = a.id;
     if (info.id.empty()) {
-        std::string stem = std::filesystem::path(a.output).stem().string();
+        // "out/" names the FOLDER dataset "out": trailing slashes are not part of the name.
+        std::string name = a.output;
+        while (name.size() > 1 && name.back() == '/') name.pop_back();
+        std::string stem = std::filesystem::path(name).stem().string();
+        bool has_alnum = false;
         for (char& c : stem) {
             c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            has_alnum = has_alnum || std::isalnum(static_cast<unsigned char>(c));
             if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') c = '_';
+        }
+        if (!has_alnum) {
+            throw std::invalid_argument(
+                "output path '" + a.output +
+                "': no collection id can be derived from this name; give --id or "
+                "an output path with a name, such as dataset.tacozip");
         }
         info.id = stem;
     }
@@ -74,9 +85,15 @@ format::PendingSession* g_session_left_open = nullptr;
 
 int run_create(const CreateArgs& a) {
     auto start = std::chrono::steady_clock::now();
+    if (a.output == "-") {
+        throw std::invalid_argument(
+            "output '-': taco create writes a dataset to a path (a .tacozip file or a "
+            "FOLDER directory), not to standard output");
+    }
     // One DuckDB for the metadata table and the tables written.
     auto db = std::make_unique<format::PendingSession>();
     toolbox::DirectoryOptions dopts;
+    dopts.follow_symlinks_outside = a.follow_symlinks;
     if (!a.metadata.empty()) dopts.metadata_table = a.metadata;
     dopts.key_column = a.key;
     if (a.pad_to) dopts.pad_to = a.pad_to;
@@ -189,6 +206,9 @@ Command make_create_command() {
                       "Replace OUTPUT if it exists (only once the new one is complete)");
         sub->add_flag("--json", args->json, "Print a JSON summary instead of text");
         sub->add_flag("-q,--quiet", args->quiet, "Print nothing on success");
+        sub->add_flag("--follow-symlinks", args->follow_symlinks,
+                      "Also pack what symbolic links in --from point to outside that directory "
+                      "(links inside it are always followed; loops are refused)");
         return sub;
     };
     c.run = [args] { return run_create(*args); };
