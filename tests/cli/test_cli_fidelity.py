@@ -315,3 +315,23 @@ def test_symlink_inside_is_followed_and_loops_are_refused(tmp_path):
     for extra in ([], ["--follow-symlinks"]):
         proc = taco("create", "--from", src, tmp_path / "loop.tacozip", *extra)
         assert proc.returncode == 2 and "a loop" in proc.stderr, proc.stderr
+
+
+# --- nesting limit -------------------------------------------------------------------------------
+
+def test_deep_values_read_back_and_deeper_ones_are_refused(nested_dataset):
+    # 60 levels read back whole (on main, reading took twice as long per level: 30 deep took
+    # over a minute); 65 exceed the limit of 64 and are a clear SchemaError, not DuckDB's
+    # internal error with a stack trace.
+    deep = "[" * 60 + "1" + "]" * 60
+    rows = json.loads(ok("sql", nested_dataset, f"SELECT {deep} AS x", "--json"))
+    value = rows[0]["x"]
+    for _ in range(60):
+        assert isinstance(value, list) and len(value) == 1
+        value = value[0]
+    assert value == 1
+    deeper = "[" * 65 + "1" + "]" * 65
+    proc = taco("sql", nested_dataset, f"SELECT {deeper} AS x", "--json")
+    assert proc.returncode == 1
+    err = json.loads(proc.stderr)
+    assert err["kind"] == "TacoSchemaError" and "the limit is 64" in err["error"] and "'x'" in err["error"]
