@@ -12,6 +12,7 @@ from ._exceptions import (
     TacoError,
     TacoFormatError,
     TacoIOError,
+    TacoMemoryError,
     TacoNavigationError,
     TacoPathNotFoundError,
     TacoPitError,
@@ -37,7 +38,7 @@ from . import schema  # tacoreader's layout: tacocore.schema.PITSchema
 
 # The exceptions are created in the extension; users import (and tracebacks show) them here.
 for _exc in (TacoError, TacoFormatError, TacoSchemaError, TacoPitError, TacoQueryError, TacoIOError,
-             TacoNavigationError, TacoBackendError, TacoPathNotFoundError):
+             TacoNavigationError, TacoBackendError, TacoPathNotFoundError, TacoMemoryError):
     _exc.__module__ = __name__
 del _exc
 
@@ -72,6 +73,7 @@ __all__ = [
     "TacoQueryError",
     "TacoIOError",
     "TacoNavigationError",
+    "TacoMemoryError",
     "TacoBackendError",
     "TacoPathNotFoundError",
     "__version__",

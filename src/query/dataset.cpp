@@ -174,6 +174,26 @@ DataFrame Dataset::fetch(bool raw) const {
 void Dataset::stream_raw(const std::function<void(const DataFrame& batch)>& batch) const {
     const io::Deadline deadline = query::query_deadline(*ctx_);
     std::lock_guard lock(ctx_->db_mutex);
+    // The session lets DuckDB run up to 1 GB ahead of the fetching thread (what whole fetches
+    // want, configure_reader_session); a stream holds a few chunks instead. A sandboxed session
+    // has its configuration locked: it keeps the 1 GB.
+    bool narrowed = false;
+    try {
+        ctx_->db.exec("SET streaming_buffer_size = '16MB'");
+        narrowed = true;
+    } catch (const QueryError&) {
+    }
+    struct RestoreBuffer {
+        metadata::DuckSession& db;
+        bool active;
+        ~RestoreBuffer() {
+            if (!active) return;
+            try {
+                db.exec("SET streaming_buffer_size = '1GB'");
+            } catch (const Error&) {
+            }
+        }
+    } restore{ctx_->db, narrowed};
     try {
         metadata::ResultTable::stream(
             ctx_->db, view_sql_,
