@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -165,6 +166,12 @@ class Dataset {
     DataFrame data() const;
     /// Runs the view keeping every column.
     DataFrame data_raw() const;
+    /// Runs the view keeping every column and hands its rows to `batch` in order, a DuckDB chunk
+    /// (about 2,048 rows) at a time, as they are produced: memory holds one batch, not the whole
+    /// result (what `taco sql --json` prints 10 million rows with). The connection stays busy
+    /// until the last call returns. QueryError as data_raw(); an exception thrown by `batch`
+    /// stops the query and propagates.
+    void stream_raw(const std::function<void(const DataFrame& batch)>& batch) const;
     /// Column names and types of the view, without running it (DuckDB binds the query only).
     std::vector<ColumnType> columns() const;
     /// Number of rows of the view.

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace taco {
@@ -16,11 +17,22 @@ enum class TypeId : uint8_t {
     Int64,
     Float32,
     Float64,
-    String,     // UTF-8 text
-    Binary,     // raw bytes (WKB geometries, headers)
-    Timestamp,  // microseconds since 1970-01-01T00:00:00 UTC, stored without time zone
-    List,       // list of one element type, nested lists allowed
+    String,       // UTF-8 text
+    Binary,       // raw bytes (WKB geometries, headers)
+    Timestamp,    // microseconds since 1970-01-01T00:00:00 UTC, stored without time zone
+    List,         // list of one element type, nested lists allowed
+    Date,         // days since 1970-01-01 (Arrow date32, DuckDB DATE)
+    TimestampTz,  // microseconds since 1970-01-01T00:00:00 UTC, an instant (timestamp[us, tz=UTC])
+    Decimal,      // exact decimal of a given precision and scale; held as its canonical text
+    Struct,       // named fields, each of its own type
+    Map,          // key -> value entries; held as a list of {key, value} structs
+    FixedList,    // list of exactly N elements of one type (Arrow fixed_size_list, DuckDB ARRAY)
 };
+
+/// How deeply types may nest (a list of lists of ... counts one level per list, struct, map).
+/// Deeper types are refused with a SchemaError when written and when read: no real metadata
+/// needs more, and unbounded depth makes every recursive consumer a stack-overflow risk.
+inline constexpr int kMaxNestingDepth = 64;
 
 namespace detail {
 struct TypeNode;
@@ -41,17 +53,39 @@ class DataType {
     static DataType binary() { return of(TypeId::Binary); }
     static DataType timestamp() { return of(TypeId::Timestamp); }
     static DataType list(DataType element);
+    static DataType date() { return of(TypeId::Date); }
+    static DataType timestamp_tz() { return of(TypeId::TimestampTz); }
+    /// DECIMAL(precision, scale): 1 <= precision <= 38, 0 <= scale <= precision (SchemaError
+    /// otherwise).
+    static DataType decimal(int precision, int scale);
+    /// A struct with these fields, in order; names must be unique and non-empty (SchemaError).
+    static DataType structure(const std::vector<std::pair<std::string, DataType>>& fields);
+    static DataType map(DataType key, DataType value);
+    /// A list of exactly `size` (>= 1) elements.
+    static DataType fixed_list(DataType element, int size);
 
     TypeId id() const;
     bool is_null() const { return id() == TypeId::Null; }
     bool is_list() const { return id() == TypeId::List; }
-    /// Element type of a list (the null type for non-lists).
+    /// Element type of a list or fixed-size list (the null type for others).
     DataType element() const;
+    /// Struct: its fields. Map: two fields, "key" and "value". Empty for other types.
+    size_t field_count() const;
+    const std::string& field_name(size_t i) const;
+    DataType field_type(size_t i) const;
+    /// The {key, value} struct a map's entries are (the null type for non-maps).
+    DataType map_entry() const;
+    /// FixedList: the element count. Decimal: the precision. 0 otherwise.
+    int size() const;
+    /// Decimal: the scale. 0 otherwise.
+    int scale() const;
+    /// Levels of nesting: 0 for scalars, 1 + the deepest child for lists, structs and maps.
+    int depth() const;
     /// True when nothing in the type is still unknown (no Null at any depth).
     bool is_complete() const;
 
     /// The type as pyarrow prints it, e.g. "double", "timestamp[us]", "list<item: list<item:
-    /// float>>".
+    /// float>>", "struct<a: int64, b: string>", "map<string, int64>", "decimal128(10, 2)".
     std::string arrow_name() const;
     /// The DuckDB SQL type, e.g. "DOUBLE", "TIMESTAMP", "FLOAT[][]".
     std::string sql_name() const;
@@ -99,6 +133,20 @@ class Value {
     static Value int32(int32_t v);
     static Value binary(std::string bytes);
     static Value timestamp(int64_t micros_since_epoch);
+    static Value date(int32_t days_since_epoch);
+    static Value timestamp_tz(int64_t micros_since_epoch);
+    /// A decimal of `type` (a Decimal type) from its text ("-12.5", "3"); the text is kept in
+    /// canonical form with exactly scale() fractional digits. SchemaError when it is not a number
+    /// or does not fit the precision.
+    static Value decimal(DataType type, std::string_view text);
+    /// A struct value: one value per field of `type`, in order (SchemaError when they disagree).
+    static Value structure(DataType type, List fields);
+    /// A struct whose type is taken from its named values.
+    static Value structure(std::vector<std::pair<std::string, Value>> fields);
+    /// A map of `type` (a Map type) from its (key, value) pairs; keys must not be null.
+    static Value map(DataType type, std::vector<std::pair<Value, Value>> entries);
+    /// A fixed-size list of `type` (a FixedList type); exactly type.size() items.
+    static Value fixed_list(DataType type, List items);
     /// A list whose element type is taken from its values (all must agree; nulls fit anything).
     /// Throws SchemaError when the elements disagree.
     static Value list(List items);
@@ -109,9 +157,11 @@ class Value {
     bool is_null() const { return null_; }
 
     bool as_bool() const;
-    int64_t as_int() const;                // Int32, Int64 and Timestamp
+    int64_t as_int() const;                // Int32, Int64, Timestamp, TimestampTz and Date
     double as_double() const;              // Float32 and Float64
-    const std::string& as_string() const;  // String and Binary
+    const std::string& as_string() const;  // String, Binary and Decimal (its canonical text)
+    /// List and FixedList: the items. Struct: one value per field. Map: the {key, value} entry
+    /// structs.
     const List& as_list() const;
 
     /// Short human-readable rendering for error messages and `taco ls` (binary as <N bytes>).
@@ -132,8 +182,8 @@ class Value {
         bool b;
         int64_t i;
         double d;
-        std::string* s;  // String, Binary
-        List* l;         // List
+        std::string* s;  // String, Binary, Decimal
+        List* l;         // List, FixedList, Struct, Map
     } u_;
 };
 

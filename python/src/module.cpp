@@ -1,5 +1,11 @@
 // tacocore._core: the native half of the `tacocore` Python package.
+#include <nanobind/stl/string.h>
+
+#include <string>
+#include <string_view>
+
 #include "py_common.hpp"
+#include "taco/log.hpp"
 
 NB_MODULE(_core, m) {
     m.doc() =
@@ -13,4 +19,18 @@ NB_MODULE(_core, m) {
     taco::py::bind_training(m);
     taco::py::bind_convert(m);
     taco::py::bind_spacetime(m);
+    // GDAL's warnings reach `logging` (logger "tacocore.gdal") instead of standard error; its
+    // errors arrive inside the TacoError raised for the failure.
+    taco::set_log_handler([](taco::LogLevel level, std::string_view source,
+                             std::string_view message) {
+        if (!Py_IsInitialized()) return;
+        nb::gil_scoped_acquire gil;
+        try {
+            nb::object logger = nb::module_::import_("logging").attr("getLogger")("tacocore.gdal");
+            const char* method = level == taco::LogLevel::Warning ? "warning" : "debug";
+            logger.attr(method)("%s: %s", std::string(source), std::string(message));
+        } catch (...) {
+            PyErr_Clear();  // logging must never turn a read into a failure
+        }
+    });
 }

@@ -1,8 +1,14 @@
 // Python object <-> taco::Value, following the reference's type inference (FORMAT.md §4.6):
 // int -> int64, float -> double, str -> string, bytes -> binary, bool -> bool,
 // datetime -> timestamp[us] (naive = UTC), list -> list<T>; numpy keeps its precision
-// (float32 -> float, int32 -> int32).
+// (float32 -> float, int32 -> int32). Beyond the reference: dict (str keys) -> struct,
+// decimal.Decimal -> decimal128(p, s). Read back: date32 -> date, timestamp with zone -> aware
+// datetime (UTC), decimal -> Decimal, struct -> dict, map -> list of (key, value) tuples as
+// pyarrow's to_pylist() gives them, fixed-size list -> list.
 #include <nanobind/stl/string.h>
+
+#include <algorithm>
+#include <vector>
 
 #include "model/time_format.hpp"
 #include "py_common.hpp"
@@ -13,7 +19,25 @@ using namespace nb::literals;
 namespace {
 
 struct PyTypes {
-    nb::object datetime, date, timedelta, timezone_utc, ndarray, generic;
+    nb::object datetime, date, timedelta, timezone_utc, ndarray, generic, decimal;
+};
+
+// How deep the value being converted nests: a Python list 100,000 deep would otherwise overflow
+// the C stack (a crash of the interpreter) instead of raising.
+thread_local int conversion_depth = 0;
+
+struct DepthGuard {
+    explicit DepthGuard(const std::string& what) {
+        if (++conversion_depth > kMaxNestingDepth) {
+            --conversion_depth;
+            throw SchemaError(what + ": value nested more than " +
+                              std::to_string(kMaxNestingDepth) +
+                              " levels deep (lists and dicts each count one level)");
+        }
+    }
+    ~DepthGuard() { --conversion_depth; }
+    DepthGuard(const DepthGuard&) = delete;
+    DepthGuard& operator=(const DepthGuard&) = delete;
 };
 
 const PyTypes& types() {
@@ -27,6 +51,7 @@ const PyTypes& types() {
         nb::module_ np = nb::module_::import_("numpy");
         r.ndarray = np.attr("ndarray");
         r.generic = np.attr("generic");
+        r.decimal = nb::module_::import_("decimal").attr("Decimal");
         return r;
     }();
     return t;
@@ -54,6 +79,7 @@ Value numpy_value(nb::handle obj, const std::string& what) {
     std::string kind = nb::cast<std::string>(dtype.attr("kind"));
     int64_t itemsize = nb::cast<int64_t>(dtype.attr("itemsize"));
     if (nb::isinstance(obj, types().ndarray)) {
+        DepthGuard guard(what);
         int64_t ndim = nb::cast<int64_t>(obj.attr("ndim"));
         if (ndim == 0) return numpy_value(obj[nb::make_tuple()], what);
         Value::List items;
@@ -110,11 +136,47 @@ Value to_value(nb::handle obj, const std::string& what) {
                                          static_cast<size_t>(PyBytes_GET_SIZE(b.ptr()))));
     }
     if (PyList_Check(obj.ptr()) || PyTuple_Check(obj.ptr())) {
+        DepthGuard guard(what);
         Value::List items;
         for (nb::handle item : obj) items.push_back(to_value(item, what));
         return Value::list(std::move(items));
     }
+    if (PyDict_Check(obj.ptr())) {
+        DepthGuard guard(what);
+        std::vector<std::pair<std::string, Value>> fields;
+        for (auto [key, item] : nb::borrow<nb::dict>(obj)) {
+            if (!PyUnicode_Check(key.ptr()))
+                throw SchemaError(what +
+                                  ": a dict value becomes a struct, and its keys must be "
+                                  "str, not " +
+                                  nb::cast<std::string>(nb::repr(key)));
+            std::string name = nb::cast<std::string>(key);
+            fields.emplace_back(name, to_value(item, what + "." + name));
+        }
+        if (fields.empty())
+            throw SchemaError(what + ": an empty dict has no fields to make a struct of");
+        return Value::structure(std::move(fields));
+    }
     const PyTypes& t = types();
+    if (nb::isinstance(obj, t.decimal)) {
+        if (!nb::cast<bool>(obj.attr("is_finite")()))
+            throw SchemaError(what + ": decimal " + nb::cast<std::string>(nb::str(obj)) +
+                              " is not finite");
+        nb::object parts = obj.attr("as_tuple")();
+        nb::object digit_tuple = parts.attr("digits");
+        const int digits = static_cast<int>(nb::len(digit_tuple));
+        const int exponent = nb::cast<int>(parts.attr("exponent"));
+        const int scale = exponent < 0 ? -exponent : 0;
+        const int precision =
+            std::max(exponent < 0 ? std::max(digits, scale) : digits + exponent, 1);
+        if (precision > 38)
+            throw SchemaError(what + ": decimal " + nb::cast<std::string>(nb::str(obj)) +
+                              " needs " + std::to_string(precision) +
+                              " digits; a decimal holds at most 38");
+        std::string text =
+            nb::cast<std::string>(nb::module_::import_("builtins").attr("format")(obj, "f"));
+        return Value::decimal(DataType::decimal(precision, scale), text);
+    }
     if (nb::isinstance(obj, t.datetime)) return Value::timestamp(datetime_micros(obj));
     if (nb::isinstance(obj, t.date)) {
         return Value::timestamp(model::micros_from_civil(
@@ -127,7 +189,8 @@ Value to_value(nb::handle obj, const std::string& what) {
         what + ": cannot store a value of Python type " +
         nb::cast<std::string>(
             nb::str(nb::handle(reinterpret_cast<PyObject*>(Py_TYPE(obj.ptr()))).attr("__name__"))) +
-        " (expected None, bool, int, float, str, bytes, datetime, a list or a numpy value)");
+        " (expected None, bool, int, float, str, bytes, datetime, Decimal, a list, a dict or a "
+        "numpy value)");
 }
 
 nb::object from_value(const Value& v) {
@@ -150,9 +213,36 @@ nb::object from_value(const Value& v) {
             nb::object epoch = t.datetime(1970, 1, 1);
             return epoch + t.timedelta("microseconds"_a = v.as_int());
         }
-        case TypeId::List: {
+        case TypeId::List:
+        case TypeId::FixedList: {
             nb::list out;
             for (const auto& item : v.as_list()) out.append(from_value(item));
+            return out;
+        }
+        case TypeId::Date: {
+            const PyTypes& t = types();
+            return t.date(1970, 1, 1) + t.timedelta("days"_a = v.as_int());
+        }
+        case TypeId::TimestampTz: {
+            const PyTypes& t = types();
+            nb::object epoch = t.datetime(1970, 1, 1, "tzinfo"_a = t.timezone_utc);
+            return epoch + t.timedelta("microseconds"_a = v.as_int());
+        }
+        case TypeId::Decimal:
+            return types().decimal(v.as_string());
+        case TypeId::Struct: {
+            nb::dict out;
+            const auto& fields = v.as_list();
+            for (size_t i = 0; i < fields.size(); ++i)
+                out[nb::str(v.type().field_name(i).c_str())] = from_value(fields[i]);
+            return out;
+        }
+        case TypeId::Map: {
+            nb::list out;
+            for (const auto& entry : v.as_list()) {
+                const auto& kv = entry.as_list();
+                out.append(nb::make_tuple(from_value(kv[0]), from_value(kv[1])));
+            }
             return out;
         }
         case TypeId::Null:

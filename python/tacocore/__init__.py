@@ -12,6 +12,7 @@ from ._exceptions import (
     TacoError,
     TacoFormatError,
     TacoIOError,
+    TacoMemoryError,
     TacoNavigationError,
     TacoPathNotFoundError,
     TacoPitError,
@@ -41,7 +42,7 @@ _register_spatial()  # ST_* in sql() when duckdb-ext-spatial is installed
 
 # The exceptions are created in the extension; users import (and tracebacks show) them here.
 for _exc in (TacoError, TacoFormatError, TacoSchemaError, TacoPitError, TacoQueryError, TacoIOError,
-             TacoNavigationError, TacoBackendError, TacoPathNotFoundError):
+             TacoNavigationError, TacoBackendError, TacoPathNotFoundError, TacoMemoryError):
     _exc.__module__ = __name__
 del _exc
 
@@ -80,6 +81,7 @@ __all__ = [
     "TacoQueryError",
     "TacoIOError",
     "TacoNavigationError",
+    "TacoMemoryError",
     "TacoBackendError",
     "TacoPathNotFoundError",
     "__version__",

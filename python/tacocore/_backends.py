@@ -24,7 +24,7 @@ import re
 from typing import Any, Dict, Iterable, List, Optional, Union
 
 from . import _core
-from ._exceptions import TacoBackendError, TacoNavigationError
+from ._exceptions import TacoBackendError, TacoNavigationError, TacoQueryError
 
 AVAILABLE_BACKENDS = ("pyarrow", "polars", "pandas")
 DEFAULT_BACKEND = "pyarrow"
@@ -141,6 +141,9 @@ def _position(key: Any) -> Union[int, str]:
             pass
     if position is None:
         raise TacoNavigationError(f"read() takes a position (int) or an id (str), not {type(key).__name__}")
+    if not -(2**63) <= position < 2**63:
+        # Beyond any table, and beyond what the native reader takes (a 64-bit position).
+        raise TacoNavigationError(f"Position {position} out of range: no table has that many rows")
     return position
 
 
@@ -164,6 +167,9 @@ class TacoDataFrame:
     """
 
     backend = DEFAULT_BACKEND
+    # The TacoDataset view this frame was taken from (None for from_arrow frames): once it is
+    # closed, every read of this frame and of the frames derived from it refuses.
+    _owner = None
 
     def __init__(self, native: Optional["_core.DataFrame"] = None, data: Any = None, *,
                  aligned: bool = True, format_type: Optional[str] = None, current_level: int = 0) -> None:
@@ -206,7 +212,17 @@ class TacoDataFrame:
         out = self.__class__(self._native, data, aligned=False, format_type=self._format_type,
                              current_level=self._current_level)
         out._vsi_index = self._vsi_index
+        out._owner = self._owner
         return out
+
+    def _check_open(self) -> None:
+        if self._owner is not None and self._owner._is_closed():
+            raise TacoQueryError(f"dataset '{self._owner.id}' is closed: frames taken from it "
+                                 "can no longer read samples")
+
+    def _child(self, frame: "TacoDataFrame") -> "TacoDataFrame":
+        frame._owner = self._owner
+        return frame
 
     def _native_arrow(self):
         import pyarrow as pa
@@ -336,10 +352,11 @@ class TacoDataFrame:
 
     def read(self, key: Union[int, str]) -> Union[str, "TacoDataFrame"]:
         """FILE row -> its GDAL VSI path; FOLDER row -> a TacoDataFrame (same backend) of its children."""
+        self._check_open()
         position, row = self._resolve(key)
         if position is not None:
             result = self._native.read(position)
-            return result if isinstance(result, str) else self.__class__._wrap_native(result)
+            return result if isinstance(result, str) else self._child(self.__class__._wrap_native(result))
         if row.get("type") == "FILE":
             return row.get("internal:gdal_vsi")
         if row.get("type") != "FOLDER":
@@ -347,11 +364,12 @@ class TacoDataFrame:
         vsi = row.get("internal:gdal_vsi")
         if vsi is None:
             raise TacoNavigationError(f"sample {key!r}: no 'internal:gdal_vsi' to read its children from")
-        return self.__class__.from_arrow(_children_of(vsi), self._format_type,
-                                         current_level=self._current_level + 1)
+        return self._child(self.__class__.from_arrow(_children_of(vsi), self._format_type,
+                                                     current_level=self._current_level + 1))
 
     def read_bytes(self, key: Union[int, str]) -> bytes:
         """The exact bytes of a FILE sample, straight from the container."""
+        self._check_open()
         position, row = self._resolve(key)
         if position is not None:
             return self._native.read_bytes(position)
@@ -361,12 +379,16 @@ class TacoDataFrame:
 
     def read_array(self, key: Union[int, str]):
         """A FILE sample decoded by GDAL into a numpy array (bands, height, width)."""
+        self._check_open()
         return _core.read_array(self._file_path(key))
 
     def read_arrays(self, keys: Iterable[Union[int, str]], threads: Optional[int] = None) -> list:
         """Many FILE samples decoded in parallel (``threads`` defaults to all cores), in order."""
+        self._check_open()
+        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 0):
+            raise ValueError(f"read_arrays(threads=...) takes a whole number >= 0 (0: all cores), not {threads!r}")
         paths = [self._file_path(k) for k in keys]
-        return _core.read_arrays(paths, threads or 0)
+        return _core.read_arrays(paths, min(threads or 0, 1 << 16))
 
     def _file_path(self, key: Union[int, str]) -> str:
         result = self.read(key)

@@ -14,7 +14,8 @@ Hierarchy (as tacoreader 2.4, plus ``TacoPitError`` under ``TacoSchemaError``)::
     ├── TacoIOError           reading bytes failed (missing file, permission)
     ├── TacoQueryError        bad SQL, unknown level or column, invalid filter
     ├── TacoNavigationError   read(key) with a position or id that does not exist
-    └── TacoBackendError      unknown or unavailable DataFrame backend
+    ├── TacoBackendError      unknown or unavailable DataFrame backend
+    └── TacoMemoryError       out of memory (also a MemoryError)
     TacoPathNotFoundError     load() of a missing local path: both TacoIOError and TacoFormatError
 """
 
@@ -22,6 +23,7 @@ from ._core import (
     TacoError,
     TacoFormatError,
     TacoIOError,
+    TacoMemoryError,
     TacoNavigationError,
     TacoPitError,
     TacoQueryError,
@@ -47,6 +49,7 @@ __all__ = [
     "TacoIOError",
     "TacoQueryError",
     "TacoNavigationError",
+    "TacoMemoryError",
     "TacoBackendError",
     "TacoPathNotFoundError",
 ]

@@ -79,6 +79,12 @@ def load(
 
 def _open(path: str, *args: Any) -> "_core.Dataset":
     try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        # A Linux path is bytes; one that is not UTF-8 arrives as str with surrogate escapes.
+        raise _core.TacoIOError(f"{path!r}: paths that are not valid UTF-8 are not supported yet "
+                                "(rename the file or directory)") from None
+    try:
         return _core.load(path, *args)
     except _core.TacoIOError as exc:
         if not _core.is_remote(path) and not os.path.lexists(path):
@@ -143,6 +149,8 @@ class TacoDataset(FlatMixin, SpaceTimeMixin, StatsMixin):
         self._collection = parent._collection if parent else json.loads(native.collection_json)
         self._backend = backend or (parent._backend if parent else get_backend())
         self._closed = False
+        # close() of a dataset closes every view made from it (sql(), filters) and their frames.
+        self._parent = parent
         self._sort_by: Optional[str] = None
         self._sort_descending = False
         self._limit_n: Optional[int] = None
@@ -238,13 +246,18 @@ class TacoDataset(FlatMixin, SpaceTimeMixin, StatsMixin):
         """Runs the view; keeps ``internal:gdal_vsi`` but no other internal column. A TacoDataFrame
         of the dataset's backend (pyarrow by default)."""
         self._check_open()
-        return frame_class(self._backend)._wrap_native(self._native.data())
+        return self._own(frame_class(self._backend)._wrap_native(self._native.data()))
 
     @property
     def data_raw(self) -> "TacoDataFrame":
         """Runs the view keeping every column, internal ones included."""
         self._check_open()
-        return frame_class(self._backend)._wrap_native(self._native.data_raw())
+        return self._own(frame_class(self._backend)._wrap_native(self._native.data_raw()))
+
+    def _own(self, frame: "TacoDataFrame") -> "TacoDataFrame":
+        """Ties a frame to this view: after close() its reads raise (see TacoDataFrame._check_open)."""
+        frame._owner = self
+        return frame
 
     def count(self) -> int:
         """Rows in the current view."""
@@ -265,8 +278,10 @@ class TacoDataset(FlatMixin, SpaceTimeMixin, StatsMixin):
 
     # --- lifetime --------------------------------------------------------------------------------
     def close(self) -> None:
-        """Releases this view and its cached results; safe to call twice. Later use raises
-        TacoQueryError; other views of the same dataset stay usable (the files close with the last)."""
+        """Releases this view and its cached results; safe to call twice. Later use of it, of the
+        views made from it (``sql()``) and of the frames taken from either (``.data``, and the
+        frames their ``read()`` returns) raises TacoQueryError, for every kind of read alike. Views
+        it was made from, and other loads of the same files, stay usable."""
         self._closed = True
         self._table = None
 
@@ -287,8 +302,18 @@ class TacoDataset(FlatMixin, SpaceTimeMixin, StatsMixin):
         self.close()
 
     def _check_open(self) -> None:
-        if self._closed:
-            raise _core.TacoQueryError(f"dataset '{self.id}' is closed")
+        view = self
+        while view is not None:
+            if view._closed:
+                raise _core.TacoQueryError(f"dataset '{self.id}' is closed")
+            view = view._parent
+
+    def _is_closed(self) -> bool:
+        try:
+            self._check_open()
+        except _core.TacoQueryError:
+            return True
+        return False
 
     # --- display ---------------------------------------------------------------------------------
     def __repr__(self) -> str:

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "model/shorten.hpp"
+#include "model/utf8.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::format {
@@ -119,6 +120,9 @@ OrderedJson parse_json_document(const std::string& text, const std::string& sour
         }
         return true;
     };
+    // JSON text is UTF-8 (RFC 8259); other bytes would come back out of every string accessor
+    // (and as a UnicodeDecodeError in Python) instead of as this error.
+    if (!model::is_valid_utf8(text)) throw FormatError(source + ": not valid UTF-8 text");
     try {
         return OrderedJson::parse(text, check);
     } catch (const nlohmann::json::exception& e) {  // parse_error, number out_of_range

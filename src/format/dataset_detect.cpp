@@ -7,6 +7,7 @@
 
 #include "collection/collection_open.hpp"
 #include "format/dataset_open.hpp"
+#include "format/legacy_detect.hpp"
 #include "format/taco_header.hpp"
 #include "io/file.hpp"
 #include "io/location.hpp"
@@ -56,6 +57,21 @@ std::string head_bytes(const fs::path& p, size_t n) {
 
 }  // namespace
 
+bool is_legacy_v1(const fs::path& path) {
+    std::string s = path.string();
+    while (s.size() > 1 && s.back() == '/') s.pop_back();
+    if (ends_with(s, ".taco") || ends_with(s, ".tortilla") || s.rfind("tacofoundation:", 0) == 0)
+        return true;
+    std::error_code ec;
+    if (!fs::is_regular_file(s, ec)) return false;
+    try {
+        const std::string head = head_bytes(s, 2);
+        return head == "#y" || head == "WX";
+    } catch (const Error&) {
+        return false;  // unreadable: detection reports it
+    }
+}
+
 std::string resolved_path(const fs::path& path) {
     std::error_code ec;
     fs::path p = fs::weakly_canonical(fs::absolute(path), ec);
@@ -70,7 +86,7 @@ ContainerFormat detect_container(const fs::path& path) {
     while (s.size() > 1 && s.back() == '/') s.pop_back();
     if (s.empty()) throw IoError("empty dataset path");
     if (ends_with(s, ".taco") || ends_with(s, ".tortilla") || s.rfind("tacofoundation:", 0) == 0) {
-        legacy_v1(s);
+        legacy_v1(s);  // by name, before any existence check (is_legacy_v1 agrees)
     }
     if (ends_with(s, ".tacocat")) tacocat(s, "this is a .tacocat folder");
     const std::string ext = lower(fs::path(s).extension().string());

@@ -5,6 +5,7 @@
 #include "convert/validate_tog.hpp"
 #include "format/collection_parse.hpp"
 #include "format/dataset_open.hpp"
+#include "format/legacy_detect.hpp"
 #include "format/validate_checks.hpp"
 #include "io/location.hpp"
 #include "query/dataset_context.hpp"
@@ -86,7 +87,9 @@ ValidationReport validate(const std::filesystem::path& path, const ValidateOptio
     try {
         report.format = format::detect_container(path);
     } catch (const FormatError& e) {
-        sink.error("container", path.string(), e.what());
+        // Valid data in a layout tacocore does not check is not an invalid dataset.
+        sink.error(format::is_legacy_v1(path) ? format::kUnsupportedFinding : "container",
+                   path.string(), e.what());
         sink.finish();
         return report;
     }

@@ -18,6 +18,7 @@
 #include <sstream>
 #include <thread>
 
+#include "log/messages.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::io {
@@ -28,6 +29,7 @@ namespace {
 class QuietErrors {
   public:
     QuietErrors() {
+        log::route_gdal_messages();  // for messages of other threads GDAL works on
         CPLPushErrorHandler(CPLQuietErrorHandler);
         CPLErrorReset();
         VSIErrorReset();

@@ -12,6 +12,15 @@ std::string take_string(const char* s) {
     return out;
 }
 
+// Owns a logical type for the scope, so an exception (a type nested too deep) leaks nothing.
+struct OwnedType {
+    duckdb_logical_type t;
+    explicit OwnedType(duckdb_logical_type type) : t(type) {}
+    OwnedType(const OwnedType&) = delete;
+    OwnedType& operator=(const OwnedType&) = delete;
+    ~OwnedType() { duckdb_destroy_logical_type(&t); }
+};
+
 }  // namespace
 
 DataType fetched_type(duckdb_logical_type t, bool top_level, bool& cast) {
@@ -50,29 +59,48 @@ DataType fetched_type(duckdb_logical_type t, bool top_level, bool& cast) {
             cast = true;
             return DataType::int64();
         case DUCKDB_TYPE_DECIMAL:
-            cast = true;
-            return DataType::float64();
+            return DataType::decimal(duckdb_decimal_width(t), duckdb_decimal_scale(t));
+        case DUCKDB_TYPE_DATE:
+            return DataType::date();
+        case DUCKDB_TYPE_TIMESTAMP_TZ:
+            return DataType::timestamp_tz();
         case DUCKDB_TYPE_TIMESTAMP_S:
         case DUCKDB_TYPE_TIMESTAMP_MS:
         case DUCKDB_TYPE_TIMESTAMP_NS:
-        case DUCKDB_TYPE_TIMESTAMP_TZ:
             cast = true;
             return DataType::timestamp();
         case DUCKDB_TYPE_LIST: {
-            duckdb_logical_type child = duckdb_list_type_child_type(t);
-            DataType element = fetched_type(child, false, cast);
-            duckdb_destroy_logical_type(&child);
-            return DataType::list(element);
+            OwnedType child(duckdb_list_type_child_type(t));
+            return DataType::list(fetched_type(child.t, false, cast));
         }
         case DUCKDB_TYPE_ARRAY: {
-            duckdb_logical_type child = duckdb_array_type_child_type(t);
-            DataType element = fetched_type(child, false, cast);
-            duckdb_destroy_logical_type(&child);
-            cast = true;
-            return DataType::list(element);
+            OwnedType child(duckdb_array_type_child_type(t));
+            DataType element = fetched_type(child.t, false, cast);
+            return DataType::fixed_list(element, static_cast<int>(duckdb_array_type_array_size(t)));
+        }
+        case DUCKDB_TYPE_STRUCT: {
+            std::vector<std::pair<std::string, DataType>> fields;
+            const idx_t n = duckdb_struct_type_child_count(t);
+            for (idx_t i = 0; i < n; ++i) {
+                OwnedType child(duckdb_struct_type_child_type(t, i));
+                DataType type = fetched_type(child.t, false, cast);
+                fields.emplace_back(take_string(duckdb_struct_type_child_name(t, i)), type);
+            }
+            // DuckDB allows an empty struct and duplicate-free names; TACO needs a field at least.
+            if (fields.empty()) {
+                cast = true;
+                return DataType::string();
+            }
+            return DataType::structure(fields);
+        }
+        case DUCKDB_TYPE_MAP: {
+            OwnedType key(duckdb_map_type_key_type(t));
+            OwnedType value(duckdb_map_type_value_type(t));
+            DataType k = fetched_type(key.t, false, cast);
+            return DataType::map(k, fetched_type(value.t, false, cast));
         }
         default:
-            // DATE, TIME, INTERVAL, UUID, ENUM, BIT, STRUCT, MAP, UNION...: their text form.
+            // TIME, INTERVAL, UUID, ENUM, BIT, UNION...: their text form.
             cast = true;
             return DataType::string();
     }
@@ -90,9 +118,12 @@ std::vector<BoundColumn> bound_columns(duckdb_prepared_statement stmt) {
     for (idx_t i = 0; i < n; ++i) {
         BoundColumn c;
         c.name = take_string(duckdb_prepared_statement_column_name(stmt, i));
-        duckdb_logical_type lt = duckdb_prepared_statement_column_logical_type(stmt, i);
-        c.type = fetched_type(lt, true, c.cast);
-        duckdb_destroy_logical_type(&lt);
+        OwnedType lt(duckdb_prepared_statement_column_logical_type(stmt, i));
+        try {
+            c.type = fetched_type(lt.t, true, c.cast);
+        } catch (const SchemaError& e) {
+            throw SchemaError("column '" + c.name + "': " + e.what());
+        }
         out.push_back(std::move(c));
     }
     return out;

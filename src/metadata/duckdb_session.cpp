@@ -190,11 +190,60 @@ void set_null(duckdb_vector vec, idx_t row) {
     duckdb_validity_set_row_invalid(duckdb_vector_get_validity(vec), row);
 }
 
+// A NULL cell, with the children DuckDB keeps in place for it (struct fields, fixed-size list
+// items) made NULL too: they are read as they are, never skipped.
+void set_null_deep(duckdb_vector vec, idx_t row, const DataType& type) {
+    set_null(vec, row);
+    if (type.id() == TypeId::List || type.id() == TypeId::Map) {
+        auto* entries = static_cast<duckdb_list_entry*>(duckdb_vector_get_data(vec));
+        entries[row] = {duckdb_list_vector_get_size(vec), 0};
+    } else if (type.id() == TypeId::Struct) {
+        for (size_t i = 0; i < type.field_count(); ++i)
+            set_null_deep(duckdb_struct_vector_get_child(vec, i), row, type.field_type(i));
+    } else if (type.id() == TypeId::FixedList) {
+        duckdb_vector child = duckdb_array_vector_get_child(vec);
+        const idx_t n = static_cast<idx_t>(type.size());
+        for (idx_t i = 0; i < n; ++i) set_null_deep(child, row * n + i, type.element());
+    }
+}
+
+// Parses a canonical decimal text (Value::decimal) into its unscaled integer at `scale` (a
+// column's scale is at least its values', DataType::unify).
+__int128 unscaled_decimal(const std::string& text, int scale) {
+    __int128 out = 0;
+    bool negative = false;
+    int fraction = -1;  // digits seen after the point
+    for (char c : text) {
+        if (c == '-') negative = true;
+        if (c == '.') fraction = 0;
+        if (c >= '0' && c <= '9') {
+            out = out * 10 + (c - '0');
+            if (fraction >= 0) ++fraction;
+        }
+    }
+    for (int i = std::max(fraction, 0); i < scale; ++i) out *= 10;
+    return negative ? -out : out;
+}
+
+void write_value(duckdb_vector vec, idx_t row, const DataType& type, const Value* v);
+
+// Appends `items` to the child of a LIST (or MAP) vector and points cell `row` at them.
+void write_list(duckdb_vector vec, idx_t row, const DataType& element, const Value::List& items) {
+    idx_t offset = duckdb_list_vector_get_size(vec);
+    duckdb_list_vector_reserve(vec, offset + items.size());
+    duckdb_list_vector_set_size(vec, offset + items.size());
+    auto* entries = static_cast<duckdb_list_entry*>(duckdb_vector_get_data(vec));
+    entries[row].offset = offset;
+    entries[row].length = items.size();
+    duckdb_vector child = duckdb_list_vector_get_child(vec);
+    for (size_t i = 0; i < items.size(); ++i) write_value(child, offset + i, element, &items[i]);
+}
+
 // Writes one value into `vec` at `row`; `type` is the column's declared type. Lists append their
 // elements to the child vector (whose current size is tracked by DuckDB).
 void write_value(duckdb_vector vec, idx_t row, const DataType& type, const Value* v) {
     if (!v || v->is_null()) {
-        set_null(vec, row);
+        set_null_deep(vec, row, type);
         return;
     }
     void* data = duckdb_vector_get_data(vec);
@@ -205,8 +254,12 @@ void write_value(duckdb_vector vec, idx_t row, const DataType& type, const Value
         case TypeId::Int32:
             static_cast<int32_t*>(data)[row] = static_cast<int32_t>(v->as_int());
             break;
+        case TypeId::Date:
+            static_cast<int32_t*>(data)[row] = static_cast<int32_t>(v->as_int());
+            break;
         case TypeId::Int64:
         case TypeId::Timestamp:
+        case TypeId::TimestampTz:
             static_cast<int64_t*>(data)[row] = v->as_int();
             break;
         case TypeId::Float32:
@@ -222,19 +275,67 @@ void write_value(duckdb_vector vec, idx_t row, const DataType& type, const Value
             duckdb_vector_assign_string_element_len(vec, row, s.data(), s.size());
             break;
         }
-        case TypeId::List: {
-            const auto& items = v->as_list();
-            idx_t offset = duckdb_list_vector_get_size(vec);
-            duckdb_list_vector_reserve(vec, offset + items.size());
-            duckdb_list_vector_set_size(vec, offset + items.size());
-            auto* entries = static_cast<duckdb_list_entry*>(duckdb_vector_get_data(vec));
-            entries[row].offset = offset;
-            entries[row].length = items.size();
-            duckdb_vector child = duckdb_list_vector_get_child(vec);
-            for (size_t i = 0; i < items.size(); ++i)
-                write_value(child, offset + i, type.element(), &items[i]);
+        case TypeId::Decimal: {
+            // DuckDB stores a decimal as the smallest integer that holds its precision.
+            const __int128 x = unscaled_decimal(v->as_string(), type.scale());
+            if (type.size() <= 4) {
+                static_cast<int16_t*>(data)[row] = static_cast<int16_t>(x);
+            } else if (type.size() <= 9) {
+                static_cast<int32_t*>(data)[row] = static_cast<int32_t>(x);
+            } else if (type.size() <= 18) {
+                static_cast<int64_t*>(data)[row] = static_cast<int64_t>(x);
+            } else {
+                auto& h = static_cast<duckdb_hugeint*>(data)[row];
+                h.lower = static_cast<uint64_t>(x);
+                h.upper = static_cast<int64_t>(x >> 64);
+            }
             break;
         }
+        case TypeId::List:
+            write_list(vec, row, type.element(), v->as_list());
+            break;
+        case TypeId::Map:
+            write_list(vec, row, type.map_entry(), v->as_list());
+            break;
+        case TypeId::Struct: {
+            const auto& fields = v->as_list();
+            for (size_t i = 0; i < type.field_count(); ++i) {
+                write_value(duckdb_struct_vector_get_child(vec, i), row, type.field_type(i),
+                            i < fields.size() ? &fields[i] : nullptr);
+            }
+            break;
+        }
+        case TypeId::FixedList: {
+            const auto& items = v->as_list();
+            duckdb_vector child = duckdb_array_vector_get_child(vec);
+            const idx_t n = static_cast<idx_t>(type.size());
+            for (idx_t i = 0; i < n; ++i)
+                write_value(child, row * n + i, type.element(),
+                            i < items.size() ? &items[i] : nullptr);
+            break;
+        }
+    }
+}
+
+// The type a column is stored as in Parquet. Parquet has no fixed-size list, and DuckDB 1.4
+// writes a NULL fixed-size ARRAY with level data pyarrow cannot read (duckdb#24731): fixed-size
+// lists are stored as lists, which every reader takes (docs/FORMAT-DECISIONS.md).
+DataType parquet_storage_type(const DataType& type) {
+    switch (type.id()) {
+        case TypeId::FixedList:
+        case TypeId::List:
+            return DataType::list(parquet_storage_type(type.element()));
+        case TypeId::Struct: {
+            std::vector<std::pair<std::string, DataType>> fields;
+            for (size_t i = 0; i < type.field_count(); ++i)
+                fields.emplace_back(type.field_name(i), parquet_storage_type(type.field_type(i)));
+            return DataType::structure(fields);
+        }
+        case TypeId::Map:
+            return DataType::map(parquet_storage_type(type.field_type(0)),
+                                 parquet_storage_type(type.field_type(1)));
+        default:
+            return type;
     }
 }
 
@@ -265,13 +366,15 @@ void fill_chunk(duckdb_data_chunk chunk, const std::vector<TableColumn>& columns
                     duckdb_vector_assign_string_element_len(vec, r, s.data(), s.size());
                 }
                 break;
-            case TableColumn::Kind::Values:
+            case TableColumn::Kind::Values: {
+                const DataType stored = parquet_storage_type(col.type);
                 for (idx_t r = 0; r < n; ++r) {
                     const Value* v = col.values[start + r];
                     check_value_type(col, start + r, v);
-                    write_value(vec, r, col.type, v);
+                    write_value(vec, r, stored, v);
                 }
                 break;
+            }
         }
     }
     duckdb_data_chunk_set_size(chunk, n);
@@ -286,7 +389,7 @@ void stream_bind(duckdb_bind_info info) {
         return;
     }
     for (const auto& c : *impl->stream_columns) {
-        duckdb_logical_type t = make_logical_type(c.type);
+        duckdb_logical_type t = make_logical_type(parquet_storage_type(c.type));
         duckdb_bind_add_result_column(info, c.name.c_str(), t);
         duckdb_destroy_logical_type(&t);
     }
@@ -319,7 +422,22 @@ void stream_function(duckdb_function_info info, duckdb_data_chunk output) {
 // pyarrow (so tacoreader) rejects such pages when neighbouring values differ by more than 2^31-1:
 // a table with an int32 column, at any depth, keeps the V1 encodings.
 bool has_int32(const DataType& type) {
-    return type.id() == TypeId::Int32 || (type.is_list() && has_int32(type.element()));
+    switch (type.id()) {
+        case TypeId::Int32:
+        case TypeId::Date:     // 32-bit too
+        case TypeId::Decimal:  // stored as int32 up to precision 9
+            return true;
+        case TypeId::List:
+        case TypeId::FixedList:
+            return has_int32(type.element());
+        case TypeId::Struct:
+        case TypeId::Map:
+            for (size_t i = 0; i < type.field_count(); ++i)
+                if (has_int32(type.field_type(i))) return true;
+            return false;
+        default:
+            return false;
+    }
 }
 
 }  // namespace

@@ -19,12 +19,39 @@ namespace taco::metadata {
 struct ResultTable::Vec {
     const void* data = nullptr;
     const uint64_t* validity = nullptr;  // nullptr: every row valid
-    std::unique_ptr<Vec> child;          // LIST: the element vector
+    std::unique_ptr<Vec> child;          // LIST, MAP, ARRAY: the element (MAP: entry) vector
+    std::vector<Vec> fields;             // STRUCT: one vector per field
 };
 
 namespace {
 
 Value value_of(const ResultTable::Vec& vec, size_t index, const DataType& type);
+
+// Records where the cells of `v` (of TACO type `type`) and of its children live.
+void bind_vec(ResultTable::Vec& target, duckdb_vector v, const DataType& type) {
+    target.data = duckdb_vector_get_data(v);
+    target.validity = duckdb_vector_get_validity(v);
+    switch (type.id()) {
+        case TypeId::List:
+        case TypeId::Map:
+            target.child = std::make_unique<ResultTable::Vec>();
+            bind_vec(*target.child, duckdb_list_vector_get_child(v),
+                     type.id() == TypeId::Map ? type.map_entry() : type.element());
+            break;
+        case TypeId::FixedList:
+            target.child = std::make_unique<ResultTable::Vec>();
+            bind_vec(*target.child, duckdb_array_vector_get_child(v), type.element());
+            break;
+        case TypeId::Struct:
+            target.fields.resize(type.field_count());
+            for (size_t i = 0; i < type.field_count(); ++i)
+                bind_vec(target.fields[i], duckdb_struct_vector_get_child(v, i),
+                         type.field_type(i));
+            break;
+        default:
+            break;
+    }
+}
 
 }  // namespace
 
@@ -36,8 +63,23 @@ std::vector<ColumnType> describe_query(DuckSession& db, const std::string& sql) 
     return out;
 }
 
+namespace {
+
+// Runs `stmt`. Streaming hands over chunks as DuckDB produces them: no materialized copy of the
+// whole result next to ours (half the peak memory), and faster on a million rows. But DuckDB
+// 1.4.4 ends a streaming result early on some plans: a UNION ALL of hundreds of views whose
+// branches carry WITH clauses (a concatenation of many datasets) lost rows, while count(*) and
+// a materialized result had them all (tests/unit/test_concat_scale.cpp). Those plans are run
+// materialized.
+duckdb_state execute(duckdb_prepared_statement stmt, duckdb_result* result, bool materialize) {
+    return materialize ? duckdb_execute_prepared(stmt, result)
+                       : duckdb_execute_prepared_streaming(stmt, result);
+}
+
+}  // namespace
+
 std::shared_ptr<const ResultTable> ResultTable::fetch(DuckSession& db, const std::string& sql,
-                                                      const ColumnFilter& keep) {
+                                                      const ColumnFilter& keep, bool materialize) {
     auto con = static_cast<duckdb_connection>(db.raw_connection());
     Prepared first;
     prepare(con, sql, first);
@@ -86,11 +128,8 @@ std::shared_ptr<const ResultTable> ResultTable::fetch(DuckSession& db, const std
     }
     for (size_t i : kept) table->schema_.push_back({bound[i].name, bound[i].type});
 
-    // Streaming hands over chunks as DuckDB produces them: no materialized copy of the whole
-    // result next to ours (half the peak memory), and faster on a million rows than fetching from
-    // a materialized result.
     duckdb_result result;
-    if (duckdb_execute_prepared_streaming(stmt, &result) != DuckDBSuccess) {
+    if (execute(stmt, &result, materialize) != DuckDBSuccess) {
         std::string msg = duckdb_result_error(&result);
         duckdb_destroy_result(&result);
         throw QueryError(msg);
@@ -102,6 +141,48 @@ std::shared_ptr<const ResultTable> ResultTable::fetch(DuckSession& db, const std
     if (!message.empty()) throw QueryError(message);
     table->finish();
     return table;
+}
+
+void ResultTable::stream(DuckSession& db, const std::string& sql,
+                         const std::function<void(std::shared_ptr<const ResultTable>)>& batch,
+                         bool materialize) {
+    auto con = static_cast<duckdb_connection>(db.raw_connection());
+    Prepared first;
+    prepare(con, sql, first);
+    const std::vector<BoundColumn> bound = bound_columns(first.stmt);
+    std::string select;
+    bool rewrite = false;
+    for (size_t i = 0; i < bound.size(); ++i) {
+        std::string ref = "#" + std::to_string(i + 1);
+        if (bound[i].cast) ref = "CAST(" + ref + " AS " + bound[i].type.sql_name() + ")";
+        rewrite = rewrite || bound[i].cast;
+        select += (select.empty() ? "" : ", ") + ref + " AS " + quote_identifier(bound[i].name);
+    }
+    Prepared rewritten;
+    duckdb_prepared_statement stmt = first.stmt;
+    if (rewrite) {
+        prepare(con, "SELECT " + select + " FROM (\n" + sql + "\n)", rewritten);
+        stmt = rewritten.stmt;
+    }
+    duckdb_result result;
+    if (execute(stmt, &result, materialize) != DuckDBSuccess) {
+        std::string msg = duckdb_result_error(&result);
+        duckdb_destroy_result(&result);
+        throw QueryError(msg);
+    }
+    struct ResultGuard {
+        duckdb_result* r;
+        ~ResultGuard() { duckdb_destroy_result(r); }
+    } guard{&result};
+    while (duckdb_data_chunk chunk = duckdb_fetch_chunk(result)) {
+        std::shared_ptr<ResultTable> table(new ResultTable());
+        for (const BoundColumn& c : bound) table->schema_.push_back({c.name, c.type});
+        table->add_chunk(chunk);
+        table->finish();
+        batch(std::move(table));
+    }
+    const char* error = duckdb_result_error(&result);
+    if (error && *error) throw QueryError(error);
 }
 
 void ResultTable::add_chunk(void* handle) {
@@ -116,20 +197,8 @@ void ResultTable::add_chunk(void* handle) {
     rows_ += n;
     const size_t ncol = schema_.size();
     std::vector<Vec>& vecs = vectors_.emplace_back(ncol);
-    for (size_t c = 0; c < ncol; ++c) {
-        duckdb_vector v = duckdb_data_chunk_get_vector(chunk, c);
-        DataType type = schema_[c].type;
-        Vec* target = &vecs[c];
-        while (true) {
-            target->data = duckdb_vector_get_data(v);
-            target->validity = duckdb_vector_get_validity(v);
-            if (!type.is_list()) break;
-            v = duckdb_list_vector_get_child(v);
-            type = type.element();
-            target->child = std::make_unique<Vec>();
-            target = target->child.get();
-        }
-    }
+    for (size_t c = 0; c < ncol; ++c)
+        bind_vec(vecs[c], duckdb_data_chunk_get_vector(chunk, c), schema_[c].type);
 }
 
 void ResultTable::finish() {
@@ -454,9 +523,12 @@ bool ResultTable::get_bool(size_t row, size_t col) const {
 }
 
 int64_t ResultTable::get_int(size_t row, size_t col) const {
-    Cell c = typed(row, col, {TypeId::Int32, TypeId::Int64, TypeId::Timestamp}, "an integer");
+    Cell c =
+        typed(row, col,
+              {TypeId::Int32, TypeId::Int64, TypeId::Timestamp, TypeId::TimestampTz, TypeId::Date},
+              "an integer");
     if (!is_valid(c.vec->validity, c.index)) return 0;
-    if (schema_[col].type.id() == TypeId::Int32) {
+    if (schema_[col].type.id() == TypeId::Int32 || schema_[col].type.id() == TypeId::Date) {
         return static_cast<const int32_t*>(c.vec->data)[c.index];
     }
     return static_cast<const int64_t*>(c.vec->data)[c.index];
@@ -498,6 +570,33 @@ Value ResultTable::get_value(size_t row, size_t col) const {
 
 namespace {
 
+// The text of a DECIMAL cell, from the integer DuckDB stores it as (its width follows the
+// precision) and the scale.
+std::string decimal_text(const ResultTable::Vec& vec, size_t index, const DataType& type) {
+    __int128 x;
+    if (type.size() <= 4) {
+        x = static_cast<const int16_t*>(vec.data)[index];
+    } else if (type.size() <= 9) {
+        x = static_cast<const int32_t*>(vec.data)[index];
+    } else if (type.size() <= 18) {
+        x = static_cast<const int64_t*>(vec.data)[index];
+    } else {
+        const auto& h = static_cast<const duckdb_hugeint*>(vec.data)[index];
+        x = (static_cast<__int128>(h.upper) << 64) | static_cast<__int128>(h.lower);
+    }
+    const bool negative = x < 0;
+    unsigned __int128 u = negative ? -static_cast<unsigned __int128>(x) : x;
+    std::string digits;
+    do {
+        digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
+        u /= 10;
+    } while (u);
+    const size_t scale = static_cast<size_t>(type.scale());
+    if (digits.size() <= scale) digits.insert(0, scale - digits.size() + 1, '0');
+    if (scale) digits.insert(digits.size() - scale, ".");
+    return (negative ? "-" : "") + digits;
+}
+
 Value value_of(const ResultTable::Vec& vec, size_t index, const DataType& type) {
     if (type.is_null() || !is_valid(vec.validity, index)) return Value::null(type);
     switch (type.id()) {
@@ -525,6 +624,38 @@ Value value_of(const ResultTable::Vec& vec, size_t index, const DataType& type) 
                 items.push_back(value_of(*vec.child, entry.offset + i, type.element()));
             }
             return Value::list(type.element(), std::move(items));
+        }
+        case TypeId::Date:
+            return Value::date(static_cast<const int32_t*>(vec.data)[index]);
+        case TypeId::TimestampTz:
+            return Value::timestamp_tz(static_cast<const int64_t*>(vec.data)[index]);
+        case TypeId::Decimal:
+            return Value::decimal(type, decimal_text(vec, index, type));
+        case TypeId::Struct: {
+            Value::List fields;
+            fields.reserve(type.field_count());
+            for (size_t i = 0; i < type.field_count(); ++i)
+                fields.push_back(value_of(vec.fields[i], index, type.field_type(i)));
+            return Value::structure(type, std::move(fields));
+        }
+        case TypeId::Map: {
+            const auto entry = static_cast<const duckdb_list_entry*>(vec.data)[index];
+            std::vector<std::pair<Value, Value>> entries;
+            entries.reserve(entry.length);
+            const ResultTable::Vec& kv = *vec.child;
+            for (uint64_t i = 0; i < entry.length; ++i) {
+                entries.emplace_back(value_of(kv.fields[0], entry.offset + i, type.field_type(0)),
+                                     value_of(kv.fields[1], entry.offset + i, type.field_type(1)));
+            }
+            return Value::map(type, std::move(entries));
+        }
+        case TypeId::FixedList: {
+            const size_t n = static_cast<size_t>(type.size());
+            Value::List items;
+            items.reserve(n);
+            for (size_t i = 0; i < n; ++i)
+                items.push_back(value_of(*vec.child, index * n + i, type.element()));
+            return Value::fixed_list(type, std::move(items));
         }
         case TypeId::Null:
             break;

@@ -34,8 +34,19 @@ class ResultTable {
     /// (small/unsigned/huge ints -> INTEGER/BIGINT, DECIMAL -> DOUBLE, other timestamps ->
     /// TIMESTAMP, ARRAY -> LIST, DATE/TIME/INTERVAL/UUID/ENUM/STRUCT/MAP/UNION -> VARCHAR), runs
     /// it and keeps every chunk. QueryError with DuckDB's message on failure.
+    /// `materialize` runs the query to completion before the first chunk is taken, for plans
+    /// DuckDB does not stream reliably (a concatenation's union of many views; see
+    /// result_table.cpp).
     static std::shared_ptr<const ResultTable> fetch(DuckSession& db, const std::string& sql,
-                                                    const ColumnFilter& keep = nullptr);
+                                                    const ColumnFilter& keep = nullptr,
+                                                    bool materialize = false);
+
+    /// fetch(), handing over the rows as they come: `batch` is called with a table of one DuckDB
+    /// chunk at a time, in order, and only that chunk is kept (a result of any size streams in
+    /// the memory of one chunk). An exception from `batch` stops the query and propagates.
+    static void stream(DuckSession& db, const std::string& sql,
+                       const std::function<void(std::shared_ptr<const ResultTable>)>& batch,
+                       bool materialize = false);
 
     /// Every row of the columns `columns` of the Parquet file `path`, in file order, without
     /// going through a query result: DuckDB decodes on all its threads and each thread copies

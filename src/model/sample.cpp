@@ -26,7 +26,8 @@ namespace {
 bool text_is_valid_utf8(const Value& v) {
     if (v.is_null()) return true;
     if (v.type().id() == TypeId::String) return model::is_valid_utf8(v.as_string());
-    if (v.type().id() == TypeId::List) {
+    const TypeId t = v.type().id();
+    if (t == TypeId::List || t == TypeId::FixedList || t == TypeId::Struct || t == TypeId::Map) {
         for (const auto& item : v.as_list())
             if (!text_is_valid_utf8(item)) return false;
     }

@@ -3,6 +3,10 @@
 // views read from those, so nothing is materialized and each part's filters stay lazy.
 #include "query/dataset_context.hpp"
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 namespace taco::query {
 namespace {
 
@@ -37,6 +41,21 @@ std::string part_select(const ConcatPlan& plan, size_t k, size_t level) {
     }
     return select;
 }
+
+// `branches` joined by UNION ALL.
+std::string union_all(const std::vector<std::string>& branches, size_t lo, size_t hi) {
+    std::string out;
+    for (size_t i = lo; i < hi; ++i) out += (i > lo ? "\nUNION ALL\n" : "") + branches[i];
+    return out;
+}
+
+// DuckDB parses a chain of N set operations N levels deep and refuses more than its
+// max_expression_depth (1,000), so one chain caps a concatenation near 1,000 parts. Nesting the
+// chain in parenthesized halves avoids the limit but loses rows in DuckDB 1.4.4 when the
+// branches carry their own WITH clauses (tests/unit/test_concat_scale.cpp). So the chain is cut
+// into views of at most this many branches, and the views are chained in turn: every statement
+// DuckDB parses stays short, whatever the number of parts.
+constexpr size_t kBranchesPerView = 256;
 
 }  // namespace
 
@@ -75,14 +94,24 @@ std::string concat_part_relation(const ConcatPart& part, size_t k, size_t level,
 void define_concat_views(metadata::DuckSession& db, const ConcatPlan& plan, ContainerFormat format,
                          const std::string& prefix) {
     for (size_t level = 0; level < plan.columns.size(); ++level) {
-        std::string branches;
+        std::vector<std::string> branches;
         for (size_t k = 0; k < plan.parts.size(); ++k) {
-            branches += (branches.empty() ? "" : "\nUNION ALL\n");
-            branches += "SELECT " + part_select(plan, k, level) + " FROM (\n" +
-                        concat_part_relation(plan.parts[k], k, level, prefix) + "\n)";
+            branches.push_back("SELECT " + part_select(plan, k, level) + " FROM (\n" +
+                               concat_part_relation(plan.parts[k], k, level, prefix) + "\n)");
         }
         const std::string table = prefix + "level" + std::to_string(level) + "_table";
-        db.exec("CREATE VIEW " + table + " AS " + branches);
+        for (size_t round = 0; branches.size() > kBranchesPerView; ++round) {
+            std::vector<std::string> grouped;
+            for (size_t lo = 0; lo < branches.size(); lo += kBranchesPerView) {
+                const std::string name =
+                    table + "_union" + std::to_string(round) + "_" + std::to_string(grouped.size());
+                db.exec("CREATE VIEW " + name + " AS " +
+                        union_all(branches, lo, std::min(lo + kBranchesPerView, branches.size())));
+                grouped.push_back("SELECT * FROM " + name);
+            }
+            branches = std::move(grouped);
+        }
+        db.exec("CREATE VIEW " + table + " AS " + union_all(branches, 0, branches.size()));
         db.exec("CREATE VIEW " + prefix + "level" + std::to_string(level) + " AS " +
                 level_view_sql(table, plan.columns[level], format, quote_identifier(kSourcePath),
                                level));

@@ -192,7 +192,8 @@ DataFrame Dataset::fetch(bool raw) const {
         try {
             rows = query::is_explain(view_sql_)
                        ? query::run_explain(*ctx_, view_sql_, explain_query_)
-                       : metadata::ResultTable::fetch(ctx_->db, view_sql_, keep);
+                       : metadata::ResultTable::fetch(ctx_->db, view_sql_, keep,
+                                                      ctx_->concat != nullptr);
         } catch (const QueryError& e) {
             rethrow_query(*ctx_, e);
         }
@@ -200,6 +201,43 @@ DataFrame Dataset::fetch(bool raw) const {
     auto impl = std::make_shared<query::DataFrameImpl>(ctx_, std::move(rows), level_);
     impl->cascade = cascade_;
     return DataFrame(std::move(impl));
+}
+
+void Dataset::stream_raw(const std::function<void(const DataFrame& batch)>& batch) const {
+    const io::Deadline deadline = query::query_deadline(*ctx_);
+    std::lock_guard lock(ctx_->db_mutex);
+    query::ensure_levels_current(*ctx_);
+    // The session lets DuckDB run up to 1 GB ahead of the fetching thread (what whole fetches
+    // want, configure_reader_session); a stream holds a few chunks instead. A sandboxed session
+    // has its configuration locked: it keeps the 1 GB.
+    bool narrowed = false;
+    try {
+        ctx_->db.exec("SET streaming_buffer_size = '16MB'");
+        narrowed = true;
+    } catch (const QueryError&) {
+    }
+    struct RestoreBuffer {
+        metadata::DuckSession& db;
+        bool active;
+        ~RestoreBuffer() {
+            if (!active) return;
+            try {
+                db.exec("SET streaming_buffer_size = '1GB'");
+            } catch (const Error&) {
+            }
+        }
+    } restore{ctx_->db, narrowed};
+    try {
+        metadata::ResultTable::stream(
+            ctx_->db, view_sql_,
+            [&](std::shared_ptr<const metadata::ResultTable> rows) {
+                batch(DataFrame(
+                    std::make_shared<query::DataFrameImpl>(ctx_, std::move(rows), level_)));
+            },
+            ctx_->concat != nullptr);
+    } catch (const QueryError& e) {
+        rethrow_query(*ctx_, e);
+    }
 }
 
 // The rows of view `level{i}` without asking DuckDB to build a million gdal_vsi strings or to
@@ -256,7 +294,8 @@ DataFrame Dataset::fetch_level(bool raw) const {
                         select += (select.empty() ? "" : ", ") + metadata::quote_identifier(name);
                     all = metadata::ResultTable::fetch(
                         ctx_->db,
-                        "SELECT " + select + " FROM level" + std::to_string(level_) + "_table");
+                        "SELECT " + select + " FROM level" + std::to_string(level_) + "_table",
+                        nullptr, ctx_->concat != nullptr);
                 }
             }
             io::TraceScope trace("data(): padding");

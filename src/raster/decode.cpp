@@ -6,6 +6,7 @@
 
 #include "io/parallel.hpp"
 #include "raster/local_file_check.hpp"
+#include "log/messages.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::raster {
@@ -13,7 +14,10 @@ namespace {
 
 void ensure_gdal() {
     static std::once_flag once;
-    std::call_once(once, [] { GDALAllRegister(); });
+    std::call_once(once, [] {
+        log::route_gdal_messages();
+        GDALAllRegister();
+    });
 }
 
 const char* numpy_name(GDALDataType t) {

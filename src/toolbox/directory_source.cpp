@@ -1,10 +1,13 @@
 #include "toolbox/directory_source.hpp"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <functional>
@@ -17,6 +20,7 @@
 
 #include "io/parallel.hpp"
 #include "io/trace.hpp"
+#include "log/messages.hpp"
 #include "metadata/duckdb_session.hpp"
 #include "metadata/result_table.hpp"
 #include "taco/errors.hpp"
@@ -49,24 +53,69 @@ std::string join(const std::string& dir, const char* name) {
     return dir.empty() || dir.back() == '/' ? dir + name : dir + '/' + name;
 }
 
+// What a listing needs to judge symbolic links: the directory's real path, the policy, and the
+// directories being listed (device, inode), from the root down to the current one.
+struct ScanContext {
+    std::string root_real;  // realpath of the input directory, without a trailing '/'
+    bool follow_outside = false;
+    std::vector<std::pair<dev_t, ino_t>> open_dirs;
+};
+
+bool inside(const std::string& real, const std::string& root) {
+    return real == root || (real.size() > root.size() && real.compare(0, root.size(), root) == 0 &&
+                            (root == "/" || real[root.size()] == '/'));
+}
+
+// A symbolic link `path` (its target stat'ed in `st`): refused when it leads outside the input
+// directory without the opt-in, or back into a directory being listed (a loop, which would list
+// forever).
+void check_link(const std::string& path, const struct stat& st, const ScanContext& ctx) {
+    std::unique_ptr<char, void (*)(void*)> real(::realpath(path.c_str(), nullptr), std::free);
+    if (!real) throw IoError("cannot resolve symbolic link " + path + ": " + std::strerror(errno));
+    if (!ctx.follow_outside && !inside(real.get(), ctx.root_real)) {
+        throw IoError(path + " is a symbolic link to " + real.get() +
+                      ", outside the input directory; it is not packed unless "
+                      "--follow-symlinks is given");
+    }
+    if (S_ISDIR(st.st_mode)) {
+        for (const auto& [dev, ino] : ctx.open_dirs) {
+            if (dev == st.st_dev && ino == st.st_ino) {
+                throw IoError(path + " is a symbolic link to " + real.get() +
+                              ", a directory that contains it: a loop");
+            }
+        }
+    }
+}
+
 // The type readdir reported saves a stat per entry; symlinks (followed, as everywhere else) and
 // file systems that report no type are stat'ed relative to the open directory `handle` (`dir`).
-EntryKind entry_kind(DIR* handle, const std::string& dir, const dirent& entry) {
+EntryKind entry_kind(DIR* handle, const std::string& dir, const dirent& entry,
+                     const ScanContext& ctx) {
     if (entry.d_type == DT_DIR) return EntryKind::Directory;
     if (entry.d_type == DT_REG) return EntryKind::File;
     if (entry.d_type != DT_LNK && entry.d_type != DT_UNKNOWN) return EntryKind::Other;
+    bool link = entry.d_type == DT_LNK;
+    if (entry.d_type == DT_UNKNOWN) {
+        struct stat own {};
+        if (::fstatat(::dirfd(handle), entry.d_name, &own, AT_SYMLINK_NOFOLLOW) == 0)
+            link = S_ISLNK(own.st_mode);
+    }
     struct stat st {};
     if (::fstatat(::dirfd(handle), entry.d_name, &st, 0) != 0)
         throw IoError("cannot stat " + join(dir, entry.d_name) + ": " + std::strerror(errno));
+    if (link) check_link(join(dir, entry.d_name), st, ctx);
     if (S_ISDIR(st.st_mode)) return EntryKind::Directory;
     return S_ISREG(st.st_mode) ? EntryKind::File : EntryKind::Other;
 }
 
 // POSIX readdir and plain strings rather than fs::directory_iterator and fs::path: listing a
 // directory of 10,000 files took several times the system calls it needs.
-std::vector<Node> scan(const std::string& dir, const std::string& rel_prefix) {
+std::vector<Node> scan(const std::string& dir, const std::string& rel_prefix, ScanContext& ctx) {
     std::unique_ptr<DIR, int (*)(DIR*)> handle(::opendir(dir.c_str()), ::closedir);
     if (!handle) throw IoError("cannot list directory " + dir + ": " + std::strerror(errno));
+    struct stat self {};
+    if (::fstat(::dirfd(handle.get()), &self) == 0)
+        ctx.open_dirs.emplace_back(self.st_dev, self.st_ino);
     std::vector<Node> nodes;
     for (;;) {
         errno = 0;
@@ -76,11 +125,11 @@ std::vector<Node> scan(const std::string& dir, const std::string& rel_prefix) {
         Node n;
         n.id = entry->d_name;
         n.rel = rel_prefix + n.id;
-        const EntryKind kind = entry_kind(handle.get(), dir, *entry);
+        const EntryKind kind = entry_kind(handle.get(), dir, *entry, ctx);
         if (kind == EntryKind::Directory) {
             const std::string path = join(dir, entry->d_name);
             n.folder = true;
-            n.children = scan(path, n.rel + "/");
+            n.children = scan(path, n.rel + "/", ctx);
             if (n.children.empty()) {
                 throw IoError("directory " + path +
                               " has no files: a FOLDER sample needs at least one child");
@@ -91,6 +140,7 @@ std::vector<Node> scan(const std::string& dir, const std::string& rel_prefix) {
         nodes.push_back(std::move(n));
     }
     if (errno != 0) throw IoError("cannot list directory " + dir + ": " + std::strerror(errno));
+    if (!ctx.open_dirs.empty()) ctx.open_dirs.pop_back();
     std::sort(nodes.begin(), nodes.end(), [](const Node& a, const Node& b) { return a.id < b.id; });
     return nodes;
 }
@@ -182,20 +232,53 @@ Table table_of(const metadata::ResultTable& result, const fs::path& file, const 
     return t;
 }
 
+// DuckDB renames a CSV column whose name repeats another's, ignoring case ("Cloud", "cloud" ->
+// "Cloud", "cloud_1"): the second column would be stored under a name nobody chose. Refused,
+// naming both, before the table is read.
+void check_csv_header(metadata::DuckSession& db, const fs::path& file, const std::string& source) {
+    std::string extension = file.extension().string();
+    for (char& ch : extension) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (extension != ".csv" && extension != ".tsv") return;
+    auto header = metadata::ResultTable::fetch(
+        db, "SELECT * FROM read_csv(" + source + ", header = false, all_varchar = true) LIMIT 1");
+    if (header->rows() == 0) return;
+    std::unordered_map<std::string, std::string> seen;  // lowercased -> as written
+    for (size_t c = 0; c < header->columns(); ++c) {
+        if (header->is_null(0, c)) continue;
+        const std::string name(header->get_string(0, c));
+        std::string folded = name;
+        for (char& ch : folded)
+            ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        auto [it, fresh] = seen.emplace(folded, name);
+        if (fresh) continue;
+        throw SchemaError("metadata table " + file.string() + ": columns '" + it->second +
+                          "' and '" + name + "' " +
+                          (it->second == name ? "have the same name" : "differ only in case") +
+                          "; column names are compared without case, so one of them would be "
+                          "renamed. Rename or drop one");
+    }
+}
+
 Table read_table(format::PendingSession& session, const fs::path& file, const std::string& key) {
     std::error_code ec;
     if (!fs::is_regular_file(file, ec)) throw IoError("metadata table not found: " + file.string());
     metadata::DuckSession& db = session.get();
     std::shared_ptr<const metadata::ResultTable> result;
     try {
-        // DuckDB picks the reader from the file (CSV, Parquet, JSON); other types without a TACO
-        // equivalent are cast by ResultTable (small ints, DECIMAL, zoned timestamps, ...).
-        // DATE columns become timestamps (midnight UTC): a date in a metadata table is an
-        // acquisition day, and TACO's time type is timestamp[us].
+        // DuckDB picks the reader from the file (CSV, Parquet, JSON); types without a TACO
+        // equivalent are cast by ResultTable (small ints, time of day, ...), the others kept
+        // (structs, maps, decimals, dates, zoned timestamps). In CSV and JSON, whose types
+        // DuckDB guesses from the text, a DATE column becomes a timestamp (midnight UTC): a date
+        // there is an acquisition day, and TACO's time type is timestamp[us]. A Parquet file
+        // declares its types, and a date32 column stays a date.
         const std::string source = metadata::quote_literal(file.string());
-        auto dates =
-            metadata::ResultTable::fetch(db, "SELECT column_name FROM (DESCRIBE SELECT * FROM " +
-                                                 source + ") WHERE column_type = 'DATE'");
+        check_csv_header(db, file, source);
+        std::string extension = file.extension().string();
+        for (char& ch : extension)
+            ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        auto dates = metadata::ResultTable::fetch(
+            db, "SELECT column_name FROM (DESCRIBE SELECT * FROM " + source +
+                    ") WHERE column_type = 'DATE'" + (extension == ".parquet" ? " AND false" : ""));
         std::string replace;
         for (size_t r = 0; r < dates->rows(); ++r) {
             std::string col = metadata::quote_identifier(dates->get_string(r, 0));
@@ -303,6 +386,46 @@ void check_all_keys_used(const Table& table, const std::vector<Node>& nodes, siz
                       " has rows for paths that are not in the input directory: " + list);
 }
 
+// Samples per level with and without a row of the table, and a few paths without one.
+struct LevelRowCount {
+    size_t with = 0, without = 0;
+    std::vector<std::string> missing;  // at most 3
+};
+
+void count_rows(const std::vector<Node>& nodes, size_t level, std::vector<LevelRowCount>& out) {
+    if (out.size() <= level) out.resize(level + 1);
+    for (const auto& n : nodes) {
+        LevelRowCount& c = out[level];
+        if (n.row) {
+            ++c.with;
+        } else {
+            ++c.without;
+            if (c.missing.size() < 3) c.missing.push_back(n.rel);
+        }
+        if (n.folder) count_rows(n.children, level + 1, out);
+    }
+}
+
+// A level where the table describes some samples but not others gets null fields for the others:
+// said once per level, with counts, instead of silently. A level the table does not describe at
+// all (children of described folders, usually) is what was meant and stays quiet.
+void warn_about_rows_missing(const std::vector<Node>& nodes, const fs::path& file) {
+    std::vector<LevelRowCount> levels;
+    count_rows(nodes, 0, levels);
+    for (size_t level = 0; level < levels.size(); ++level) {
+        const LevelRowCount& c = levels[level];
+        if (c.with == 0 || c.without == 0) continue;
+        std::string examples;
+        for (const auto& m : c.missing) examples += (examples.empty() ? "'" : ", '") + m + "'";
+        log::emit(LogLevel::Warning, "create",
+                  "metadata table " + file.string() + " has no row for " +
+                      std::to_string(c.without) + " of the " + std::to_string(c.with + c.without) +
+                      " samples of level " + std::to_string(level) + " (" + examples +
+                      (c.without > c.missing.size() ? ", ..." : "") +
+                      "); their metadata fields are null");
+    }
+}
+
 }  // namespace
 
 Tortilla tortilla_from_directory(const fs::path& dir, const DirectoryOptions& options,
@@ -319,7 +442,13 @@ Tortilla tortilla_from_directory(const fs::path& dir, const DirectoryOptions& op
                              options.key_column);
     }
     const std::string root = fs::absolute(dir).string();
-    std::vector<Node> nodes = scan(root, "");
+    ScanContext scan_context;
+    {
+        std::unique_ptr<char, void (*)(void*)> real(::realpath(root.c_str(), nullptr), std::free);
+        scan_context.root_real = real ? real.get() : root;
+    }
+    scan_context.follow_outside = options.follow_symlinks_outside;
+    std::vector<Node> nodes = scan(root, "", scan_context);
     if (nodes.empty()) throw IoError("input directory " + dir.string() + " has no files");
     std::vector<FileSample> files = make_file_samples(nodes, root);
     std::optional<Table> table;
@@ -327,6 +456,7 @@ Tortilla tortilla_from_directory(const fs::path& dir, const DirectoryOptions& op
     if (pending.valid()) {
         table = pending.get();
         check_all_keys_used(*table, nodes, attach_rows(nodes, *table), *options.metadata_table);
+        warn_about_rows_missing(nodes, *options.metadata_table);
         collect_level_columns(nodes, 0, used);
     }
     BuildState state{table ? &*table : nullptr, used, options, files};

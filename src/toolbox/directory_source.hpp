@@ -18,6 +18,10 @@ struct DirectoryOptions {
     std::string key_column = "path";
     /// Pad every tortilla (root and folders) to a multiple of this many samples.
     std::optional<size_t> pad_to;
+    /// Symbolic links are followed when they resolve inside the directory; one that leads
+    /// outside (a link to /etc/passwd, to /) is an IoError unless this is set. Links that lead
+    /// back to a directory being listed (a loop) are an IoError either way.
+    bool follow_symlinks_outside = false;
 };
 
 /// Every regular file becomes a FILE sample (id = file name), every sub-directory a FOLDER

@@ -109,7 +109,7 @@ def test_sample_invalid_values_and_paths(tmp_path):
     with pytest.raises(tacocore.TacoSchemaError, match="int64"):
         tacocore.Sample("a", b"1", v=2**64)
     with pytest.raises(tacocore.TacoSchemaError):
-        tacocore.Sample("a", b"1", v={"a": 1})  # no struct values
+        tacocore.Sample("a", b"1", v={})  # a dict is a struct (issue 18), an empty one has no fields
     with pytest.raises(tacocore.TacoSchemaError):
         tacocore.Sample("a", 42)
     with pytest.raises(tacocore.TacoIOError, match="not found"):

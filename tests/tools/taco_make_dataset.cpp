@@ -88,11 +88,19 @@ json value_json(const Value& v) {
             return v.as_string();
         case taco::TypeId::Binary:
             return to_hex(v.as_string());
-        case taco::TypeId::List: {
+        case taco::TypeId::List:
+        case taco::TypeId::FixedList:
+        case taco::TypeId::Struct:
+        case taco::TypeId::Map: {
             json arr = json::array();
             for (const auto& item : v.as_list()) arr.push_back(value_json(item));
             return arr;
         }
+        case taco::TypeId::Date:
+        case taco::TypeId::TimestampTz:
+            return v.as_int();
+        case taco::TypeId::Decimal:
+            return v.as_string();
         case taco::TypeId::Null:
             return nullptr;
     }

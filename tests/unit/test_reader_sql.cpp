@@ -182,22 +182,27 @@ TEST(DatasetSql, ColumnsWithoutRunning) {
     EXPECT_EQ(cols[2].type, DataType::list(DataType::int64()));
 }
 
-TEST(DatasetSql, TypesWithoutTacoEquivalentAreConverted) {
+TEST(DatasetSql, TypesWithoutTacoEquivalentAreConvertedOthersKept) {
     const Dataset ds = load(kFlatZip);
     const DataFrame df =
         ds.sql(
               "SELECT sum(cloud_cover::INTEGER) AS s, 1.5 AS dec, DATE '2024-02-03' AS d, "
-              "{'a': 1} AS st, [1, 2]::TINYINT[2] AS arr, NULL AS n FROM data")
+              "{'a': 1} AS st, [1, 2]::TINYINT[2] AS arr, NULL AS n, TIME '10:00' AS t FROM data")
             .data();
     ASSERT_EQ(df.rows(), 1u);
-    EXPECT_EQ(df.schema()[0].type, DataType::int64());
+    EXPECT_EQ(df.schema()[0].type, DataType::int64());  // HUGEINT: converted
     EXPECT_EQ(df.get_int(0, 0), 150);
-    EXPECT_EQ(df.schema()[1].type, DataType::float64());
-    EXPECT_DOUBLE_EQ(df.get_double(0, 1), 1.5);
-    EXPECT_EQ(df.get_string(0, 2), "2024-02-03");
-    EXPECT_EQ(df.schema()[3].type, DataType::string());
-    EXPECT_EQ(df.value(0, 4), Value::list(DataType::int32(), {Value::int32(1), Value::int32(2)}));
+    // Decimals, dates, structs and fixed-size lists are TACO types now (issue 18): kept.
+    EXPECT_EQ(df.schema()[1].type, DataType::decimal(2, 1));
+    EXPECT_EQ(df.value(0, 1).as_string(), "1.5");
+    EXPECT_EQ(df.schema()[2].type, DataType::date());
+    EXPECT_EQ(df.get_int(0, 2), 19756);  // days since 1970-01-01
+    EXPECT_EQ(df.schema()[3].type, DataType::structure({{"a", DataType::int32()}}));
+    EXPECT_EQ(df.value(0, 3), Value::structure({{"a", Value::int32(1)}}));
+    EXPECT_EQ(df.value(0, 4), Value::fixed_list(DataType::fixed_list(DataType::int32(), 2),
+                                                {Value::int32(1), Value::int32(2)}));
     EXPECT_TRUE(df.is_null(0, 5));
+    EXPECT_EQ(df.get_string(0, 6), "10:00:00");  // TIME: its text
 }
 
 TEST(DatasetSql, RepeatedColumnNamesSurvive) {

@@ -26,7 +26,7 @@ struct CreateArgs {
     std::vector<std::string> group_by;
     std::vector<std::string> licenses, providers, tasks, keywords;
     size_t pad_to = 0;
-    bool overwrite = false, json = false, quiet = false;
+    bool overwrite = false, json = false, quiet = false, follow_symlinks = false;
     std::string scheduler;  // with workers: the create runs on Dask (create_on_dask.hpp)
     int workers = 0;
 };
@@ -75,10 +75,21 @@ CollectionInfo collection_from_args(const CreateArgs& a) {
     }
     if (!a.id.empty()) info.id = a.id;
     if (info.id.empty()) {
-        std::string stem = std::filesystem::path(a.output).stem().string();
+        // "out/" names the FOLDER dataset "out": trailing slashes are not part of the name.
+        std::string name = a.output;
+        while (name.size() > 1 && name.back() == '/') name.pop_back();
+        std::string stem = std::filesystem::path(name).stem().string();
+        bool has_alnum = false;
         for (char& c : stem) {
             c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            has_alnum = has_alnum || std::isalnum(static_cast<unsigned char>(c));
             if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') c = '_';
+        }
+        if (!has_alnum) {
+            throw std::invalid_argument(
+                "output path '" + a.output +
+                "': no collection id can be derived from this name; give --id or "
+                "an output path with a name, such as dataset.tacozip");
         }
         info.id = stem;
     }
@@ -109,6 +120,11 @@ int run_create(const CreateArgs& a) {
             std::cerr << "taco create: give --scheduler or --workers, not both\n";
             return kExitUsage;
         }
+        if (a.follow_symlinks) {
+            std::cerr << "taco create: --follow-symlinks is not taken by --scheduler/--workers "
+                         "(the workers list the input directory themselves and stay inside it)\n";
+            return kExitUsage;
+        }
         if (a.format == "folder" || a.overwrite) {
             std::cerr << "taco create: --scheduler/--workers write ZIP parts and never replace an "
                          "existing output ("
@@ -118,9 +134,15 @@ int run_create(const CreateArgs& a) {
         return run_create_on_dask(dask_arguments(a));
     }
     auto start = std::chrono::steady_clock::now();
+    if (a.output == "-") {
+        throw std::invalid_argument(
+            "output '-': taco create writes a dataset to a path (a .tacozip file or a "
+            "FOLDER directory), not to standard output");
+    }
     // One DuckDB for the metadata table and the tables written.
     auto db = std::make_unique<format::PendingSession>();
     toolbox::DirectoryOptions dopts;
+    dopts.follow_symlinks_outside = a.follow_symlinks;
     if (!a.metadata.empty()) dopts.metadata_table = a.metadata;
     dopts.key_column = a.key;
     if (a.pad_to) dopts.pad_to = a.pad_to;
@@ -241,6 +263,9 @@ Command make_create_command() {
                       "Replace OUTPUT if it exists (only once the new one is complete)");
         sub->add_flag("--json", args->json, "Print a JSON summary instead of text");
         sub->add_flag("-q,--quiet", args->quiet, "Print nothing on success");
+        sub->add_flag("--follow-symlinks", args->follow_symlinks,
+                      "Also pack what symbolic links in --from point to outside that directory "
+                      "(links inside it are always followed; loops are refused)");
         return sub;
     };
     c.run = [args] { return run_create(*args); };

@@ -1,8 +1,11 @@
 // `taco sql PATH QUERY [--json|--csv]`: runs a query with `data` = level 0 (padding hidden, with
 // internal:gdal_vsi); `level0`..`levelN` are there too. Prints exactly the selected columns.
 #include <iostream>
+#include <sstream>
 
+#include "arg_checks.hpp"
 #include "commands.hpp"
+#include "error_report.hpp"
 #include "io/cancel.hpp"
 #include "io/deadline.hpp"
 #include "output.hpp"
@@ -33,29 +36,57 @@ void print_plan(std::ostream& out, const DataFrame& df) {
     }
 }
 
+// --json and --csv print rows as DuckDB produces them, one chunk in memory at a time: the output
+// of a 10-million-row query costs what its text costs, not the whole result plus its JSON tree.
+void stream_rows(const Dataset& view, const SqlArgs& a) {
+    // Nothing is printed before the first rows exist: a query that fails to bind leaves
+    // standard output empty (its error goes to standard error).
+    bool first = true;
+    view.stream_raw([&](const DataFrame& batch) {
+        if (first && a.json) std::cout << '[';
+        if (first && a.csv) print_csv_header(std::cout, batch);
+        if (a.json) {
+            print_json_rows(std::cout, batch, first);
+        } else {
+            print_csv_rows(std::cout, batch);
+        }
+        first = false;
+        if (!std::cout) check_standard_output();  // a full disk stops the query now
+    });
+    if (a.json) std::cout << (first ? "[]\n" : "]\n");
+    // No rows: the header still names the columns.
+    if (first && a.csv) print_csv_header(std::cout, view.columns());
+}
+
 int run_sql(const SqlArgs& a) {
     // The query runs on this process's only DuckDB sessions: the cancel hooks interrupt it.
     io::Deadline deadline(a.timeout, [] { io::run_cancel_hooks(); });
-    DataFrame df;
     try {
         LoadOptions options;
         options.sandbox = a.sandbox;
         options.memory_limit = a.memory_limit;
-        df = load(a.path, options).sql(a.query).data_raw();
+        const Dataset view = load(a.path, options).sql(a.query);
+        if (query::is_explain(a.query)) {
+            // A plan is a few rows, fetched whole so the user's own statement is echoed.
+            const DataFrame plan = view.data_raw();
+            if (a.json) {
+                print_json(std::cout, frame_to_json(plan));
+            } else if (a.csv) {
+                print_csv(std::cout, plan);
+            } else {
+                print_plan(std::cout, plan);
+            }
+        } else if (a.json || a.csv) {
+            stream_rows(view, a);
+        } else {
+            print_table(std::cout, view.data_raw());
+        }
     } catch (const Error&) {
         if (!deadline.expired()) throw;
-        std::cerr << "taco: error: the query did not finish within --timeout " << a.timeout
-                  << " s and was interrupted\n";
-        return kExitLimit;
-    }
-    if (a.json) {
-        print_json(std::cout, frame_to_json(df));
-    } else if (a.csv) {
-        print_csv(std::cout, df);
-    } else if (query::is_explain(a.query)) {
-        print_plan(std::cout, df);
-    } else {
-        print_table(std::cout, df);
+        std::ostringstream message;
+        message << "the query did not finish within --timeout " << a.timeout
+                << " s and was interrupted";
+        return report_error(message.str(), "TimeoutError", kExitLimit);
     }
     return kExitOk;
 }
@@ -79,7 +110,7 @@ Command make_sql_command() {
         sub->add_flag("--csv", args->csv, "Print CSV")->excludes(json);
         sub->add_option("--timeout", args->timeout,
                         "Interrupt the query after this many seconds (exit code 3)")
-            ->check(CLI::PositiveNumber);
+            ->check(positive_number("seconds"));
         sub->add_flag("--sandbox", args->sandbox,
                       "Let the query read only this dataset (no other files, settings locked, "
                       "memory capped at 1GB unless --memory-limit)");

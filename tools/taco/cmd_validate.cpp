@@ -1,8 +1,10 @@
 // `taco validate PATH [--json]`: the full compliance report. Exit 0 when valid, 1 when there are
-// findings of severity error, 2 for usage or I/O errors.
+// findings of severity error, 2 for usage or I/O errors and for layouts tacocore does not check.
 #include <iostream>
 
+#include "arg_checks.hpp"
 #include "commands.hpp"
+#include "format/legacy_detect.hpp"
 #include "output.hpp"
 #include "taco/validate.hpp"
 
@@ -49,6 +51,10 @@ int run_validate(const ValidateArgs& a) {
                   << errors << " error" << (errors == 1 ? "" : "s") << ", " << warnings
                   << " warning" << (warnings == 1 ? "" : "s") << ")\n";
     }
+    // A layout tacocore recognises but cannot check (a legacy v1 dataset) is unsupported, not
+    // invalid: exit 2, as for any input tacocore cannot work with.
+    for (const auto& f : report.findings)
+        if (f.code == format::kUnsupportedFinding) return kExitUsage;
     return report.valid() ? kExitOk : kExitInvalid;
 }
 
@@ -71,7 +77,7 @@ Command make_validate_command() {
                       "(taco cog)");
         sub->add_option("--max-findings", args->max_findings,
                         "Findings shown per check and file (default 50)")
-            ->check(CLI::PositiveNumber);
+            ->check(at_least_one());
         return sub;
     };
     c.run = [args] { return run_validate(*args); };

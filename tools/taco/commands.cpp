@@ -4,7 +4,10 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <new>
+#include <stdexcept>
 
+#include "error_report.hpp"
 #include "io/cancel.hpp"
 #include "taco/errors.hpp"
 
@@ -44,21 +47,43 @@ void check_standard_output() {
     }
 }
 
+namespace {
+
+// The value of the first of `names` the command has and was given (the dataset it works on).
+std::string path_argument(const CLI::App* sub) {
+    for (const char* name : {"path", "output"}) {
+        const CLI::Option* opt = sub->get_option_no_throw(name);
+        if (opt && opt->count() > 0 && !opt->results().empty()) return opt->results().front();
+    }
+    return {};
+}
+
+bool wants_json(const CLI::App* sub) {
+    const CLI::Option* opt = sub->get_option_no_throw("--json");
+    return opt && opt->count() > 0;
+}
+
+}  // namespace
+
 int run_guarded(Command& cmd) {
+    if (cmd.sub) set_error_format(wants_json(cmd.sub), path_argument(cmd.sub));
     try {
         const int code = cmd.run();
         check_standard_output();
         return code;
     } catch (const taco::IoError& e) {
-        std::cerr << "taco: error: " << e.what() << "\n";
-        return taco::io::cancel_requested() ? kExitInterrupted : kExitUsage;
+        return report_error(e.what(), e.kind(),
+                            taco::io::cancel_requested() ? kExitInterrupted : kExitUsage);
     } catch (const taco::Error& e) {
-        std::cerr << "taco: error: " << e.what() << "\n";
         // An interrupted DuckDB query ends in a QueryError: still an interruption.
-        return taco::io::cancel_requested() ? kExitInterrupted : kExitInvalid;
+        return report_error(e.what(), e.kind(),
+                            taco::io::cancel_requested() ? kExitInterrupted : kExitInvalid);
+    } catch (const std::invalid_argument& e) {
+        return report_error(e.what(), "UsageError", kExitUsage);
+    } catch (const std::bad_alloc&) {
+        return report_error("out of memory", "MemoryError", kExitUsage);
     } catch (const std::exception& e) {
-        std::cerr << "taco: error: " << e.what() << "\n";
-        return kExitUsage;
+        return report_error(e.what(), "Error", kExitUsage);
     }
 }
 

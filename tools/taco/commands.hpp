@@ -31,6 +31,8 @@ struct Command {
 std::vector<Command> all_commands();
 /// Runs a command, turning exceptions into a one-line message on stderr and an exit code.
 int run_guarded(Command& cmd);
+/// Flushes standard output; IoError when what was written did not all arrive (a full disk).
+void check_standard_output();
 
 // Factories, one per cmd_*.cpp.
 Command make_create_command();

@@ -8,12 +8,15 @@
 #include <csignal>
 #include <ctime>
 #include <iostream>
+#include <string_view>
 #include <thread>
 
 #include "commands.hpp"
+#include "error_report.hpp"
 #include "io/cancel.hpp"
 #include "io/staged_output.hpp"
 #include "taco/errors.hpp"
+#include "taco/log.hpp"
 
 namespace {
 
@@ -49,6 +52,10 @@ int main(int argc, char** argv) {
     // only the watcher receives them.
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
     std::thread(watch_signals, set).detach();
+    // GDAL's warnings as taco's own (its errors arrive inside the error taco reports).
+    taco::set_log_handler([](taco::LogLevel level, std::string_view source, std::string_view msg) {
+        if (level == taco::LogLevel::Warning) taco::cli::report_warning(source, msg);
+    });
     CLI::App app{"taco — create, inspect, query and validate TACO datasets"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "taco (tacocore) 0.1.0");
@@ -57,8 +64,16 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        int code = app.exit(e);
-        return code == 0 ? 0 : taco::cli::kExitUsage;
+        // --help and --version are "errors" that succeed; real ones are usage errors, in JSON
+        // when the command line asked for JSON.
+        bool json = false;
+        for (int i = 1; i < argc; ++i) json = json || std::string_view(argv[i]) == "--json";
+        if (!json || e.get_exit_code() == 0) {
+            int code = app.exit(e);
+            return code == 0 ? 0 : taco::cli::kExitUsage;
+        }
+        taco::cli::set_error_format(true, "");
+        return taco::cli::report_error(e.what(), "UsageError", taco::cli::kExitUsage);
     }
     for (auto& cmd : commands) {
         if (cmd.selected()) return taco::cli::run_guarded(cmd);

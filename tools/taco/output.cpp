@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "error_report.hpp"
 #include "io/cancel.hpp"
 #include "model/time_format.hpp"
 #include "taco/errors.hpp"
@@ -97,10 +98,52 @@ Json value_to_json(const Value& v) {
             return v.as_string();
         case TypeId::Binary:
             return hex(v.as_string());
-        case TypeId::List: {
+        case TypeId::List:
+        case TypeId::FixedList: {
             Json arr = Json::array();
             for (const auto& item : v.as_list()) arr.push_back(value_to_json(item));
             return arr;
+        }
+        case TypeId::TimestampTz:
+            return model::format_iso_utc(v.as_int());
+        case TypeId::Date:
+            // Midnight UTC of that day, printed as its date alone.
+            return model::format_iso_utc(v.as_int() * 86'400'000'000LL).substr(0, 10);
+        case TypeId::Decimal: {
+            // A JSON number when a double holds it exactly (15 significant digits), else the
+            // exact text as a string: never a silently rounded number.
+            const std::string& text = v.as_string();
+            size_t significant = 0;
+            bool leading = true;
+            for (char c : text) {
+                if (c < '0' || c > '9') continue;
+                if (leading && c == '0') continue;
+                leading = false;
+                ++significant;
+            }
+            if (significant <= 15) return Json::parse(text);
+            return text;
+        }
+        case TypeId::Struct: {
+            Json obj = Json::object();
+            const auto& fields = v.as_list();
+            for (size_t i = 0; i < fields.size(); ++i)
+                obj[v.type().field_name(i)] = value_to_json(fields[i]);
+            return obj;
+        }
+        case TypeId::Map: {
+            // Text keys make a JSON object; other keys an array of {"key", "value"} objects.
+            const bool text_keys = v.type().field_type(0).id() == TypeId::String;
+            Json out = text_keys ? Json::object() : Json::array();
+            for (const auto& entry : v.as_list()) {
+                const auto& kv = entry.as_list();
+                if (text_keys) {
+                    out[kv[0].as_string()] = value_to_json(kv[1]);
+                } else {
+                    out.push_back({{"key", value_to_json(kv[0])}, {"value", value_to_json(kv[1])}});
+                }
+            }
+            return out;
         }
         case TypeId::Null:
             break;
@@ -116,8 +159,12 @@ std::string value_to_text(const Value& v) {
         case TypeId::Float64:
             return shortest(v.as_double());
         case TypeId::String:
+        case TypeId::Decimal:
             return v.as_string();
         case TypeId::List:
+        case TypeId::FixedList:
+        case TypeId::Struct:
+        case TypeId::Map:
             return value_to_json(v).dump();
         default: {
             const Json j = value_to_json(v);
@@ -137,10 +184,31 @@ Json frame_to_json(const DataFrame& df) {
     return rows;
 }
 
-void print_csv(std::ostream& out, const DataFrame& df) {
-    for (size_t c = 0; c < df.columns(); ++c)
-        out << (c ? "," : "") << csv_field(df.schema()[c].name);
+void print_csv_header(std::ostream& out, const std::vector<ColumnType>& columns) {
+    for (size_t c = 0; c < columns.size(); ++c) out << (c ? "," : "") << csv_field(columns[c].name);
     out << '\n';
+}
+
+void print_csv_header(std::ostream& out, const DataFrame& df) {
+    print_csv_header(out, df.schema());
+}
+
+void print_csv(std::ostream& out, const DataFrame& df) {
+    print_csv_header(out, df);
+    print_csv_rows(out, df);
+}
+
+void print_json_rows(std::ostream& out, const DataFrame& df, bool first) {
+    const std::vector<std::string> labels = unique_labels(df);
+    for (size_t r = 0; r < df.rows(); ++r) {
+        Json row = Json::object();
+        for (size_t c = 0; c < df.columns(); ++c) row[labels[c]] = value_to_json(df.value(r, c));
+        if (!first || r > 0) out << ',';
+        out << row.dump(-1, ' ', false, Json::error_handler_t::replace);
+    }
+}
+
+void print_csv_rows(std::ostream& out, const DataFrame& df) {
     for (size_t r = 0; r < df.rows(); ++r) {
         for (size_t c = 0; c < df.columns(); ++c) {
             if (c) out << ',';
@@ -192,11 +260,10 @@ int run_read_command(const std::function<int()>& body) {
     try {
         return body();
     } catch (const NavigationError& e) {
-        std::cerr << "taco: error: " << e.what() << "\n";
-        return kExitUsage;
+        return report_error(e.what(), e.kind(), kExitUsage);
     } catch (const QueryError& e) {
-        std::cerr << "taco: error: " << e.what() << "\n";
-        return io::cancel_requested() ? kExitInterrupted : kExitUsage;
+        return report_error(e.what(), e.kind(),
+                            io::cancel_requested() ? kExitInterrupted : kExitUsage);
     }
 }
 

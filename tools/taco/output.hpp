@@ -28,6 +28,13 @@ std::string value_to_text(const Value& v);
 Json frame_to_json(const DataFrame& df);
 /// RFC 4180 CSV with a header row; null cells are empty.
 void print_csv(std::ostream& out, const DataFrame& df);
+/// The pieces of print_csv and of a JSON array of row objects, for output printed batch by batch
+/// (Dataset::stream_raw): the header line, then the rows of each batch. `first` says no row was
+/// printed before (no comma in front).
+void print_csv_header(std::ostream& out, const DataFrame& df);
+void print_csv_header(std::ostream& out, const std::vector<ColumnType>& columns);
+void print_csv_rows(std::ostream& out, const DataFrame& df);
+void print_json_rows(std::ostream& out, const DataFrame& df, bool first);
 /// Aligned columns with a header; cells longer than `max_cell` characters are shortened with "…".
 void print_table(std::ostream& out, const DataFrame& df, size_t max_cell = 48);
 /// Prints `j` on one line followed by a newline.

@@ -1,0 +1,49 @@
+#include "error_report.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+
+namespace taco::cli {
+namespace {
+
+bool g_json = false;
+std::string g_path;
+
+}  // namespace
+
+void set_error_format(bool json, std::string path) {
+    g_json = json;
+    g_path = std::move(path);
+}
+
+bool json_errors() {
+    return g_json;
+}
+
+void report_warning(std::string_view source, std::string_view message) {
+    if (!g_json) {
+        std::cerr << "taco: warning: " << source << ": " << message << "\n";
+        return;
+    }
+    const nlohmann::ordered_json j = {{"warning", message}, {"source", source}};
+    std::cerr << j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+}
+
+int report_error(const std::string& message, const std::string& kind, int exit_code) {
+    if (!g_json) {
+        std::cerr << "taco: error: " << message << "\n";
+        return exit_code;
+    }
+    nlohmann::ordered_json j = {
+        {"error", message},
+        {"kind", kind},
+        {"path", g_path.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(g_path)},
+        {"exit_code", exit_code}};
+    // Messages quote user input, which may not be UTF-8 (paths are bytes): replaced, never a
+    // failure to report the failure.
+    std::cerr << j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+    return exit_code;
+}
+
+}  // namespace taco::cli
