@@ -11,8 +11,8 @@
    level 2), the geometry at level 2.
 Each measurement: load (not timed), then filter + materialize the rows (`.data`, converted to
 Arrow), timed; the row counts of both tools must agree. tacoreader needs DuckDB's spatial
-extension for filter_bbox: `make setup` installs the pinned PyPI build where its duckdb looks
-(scripts/fetch_duckdb_spatial.sh), so it runs offline. Datasets are written once by tacocore
+extension for filter_bbox: its connections are pointed at the pinned PyPI build `make setup`
+installs in .venv (scripts/fetch_duckdb_spatial.sh), so it runs offline. Datasets are written once by tacocore
 (cached under --out). Prints one JSON object; --report rewrites the marked "Space and time"
 section of docs/PERFORMANCE.md.
 """
@@ -78,6 +78,18 @@ import json, sys, time
 tool, path, what = sys.argv[1], sys.argv[2], sys.argv[3]
 args = json.loads(sys.argv[4])
 import pyarrow
+if tool == "tacoreader":
+    # tacoreader's connections run `INSTALL spatial; LOAD spatial`: pointed at the extension of
+    # the pinned duckdb-ext-spatial wheel (make setup installs it in .venv) they load it offline.
+    import importlib.util, os, duckdb
+    ext = list(importlib.util.find_spec("duckdb_ext").submodule_search_locations)[0]
+    connect = duckdb.connect
+    def offline_connect(*a, **k):
+        db = connect(*a, **k)
+        db.execute("SET extension_directory = '" + os.path.join(ext, "extensions") + "'")
+        db.execute("SET custom_extension_repository = '/nonexistent/tacocore-bench'")
+        return db
+    duckdb.connect = offline_connect
 m = __import__("tacocore" if tool == "tacocore" else "tacoreader")
 ds = m.load(path)
 t0 = time.perf_counter()
