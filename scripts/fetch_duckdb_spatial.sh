@@ -4,9 +4,10 @@
 #  - the wheel is installed into .venv (tacocore finds it there at import: tacocore/_spatial.py);
 #  - its spatial.duckdb_extension is copied under third_party/duckdb/extensions/ (the `taco` CLI
 #    and C++ programs find it there, or through $TACO_DUCKDB_SPATIAL);
-#  - and into DuckDB's default extension directory (~/.duckdb/extensions), where the Python
-#    duckdb that tacoreader uses looks, so tacoreader's `INSTALL spatial; LOAD spatial` works
-#    with no network (benchmarks side by side).
+#  - the wheel's directory duckdb_ext/extensions/ has the layout DuckDB's `extension_directory`
+#    expects, so tacoreader (whose duckdb runs `INSTALL spatial; LOAD spatial`) gets the same
+#    extension offline when its connections point there (bench/bench_spacetime.py does). Nothing
+#    is put in ~/.duckdb: tacoreader elsewhere (other benchmarks) keeps its usual behaviour.
 # Runs after setup_python.sh; idempotent.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -15,8 +16,7 @@ wheel="duckdb_ext_spatial-$version-py3-none-manylinux_2_28_x86_64.whl"
 sha="0af59ac04cec52569c3cb9a88157b28ccf8b026eb49b11747a5dc9f0ab1e1583"
 rel="v1.4.4/linux_amd64/spatial.duckdb_extension"
 dest="$here/third_party/duckdb/extensions"
-home_dir="${HOME}/.duckdb/extensions"
-if [ -f "$dest/.verified-$version" ] && [ -f "$dest/$rel" ] && [ -f "$home_dir/$rel" ] &&
+if [ -f "$dest/.verified-$version" ] && [ -f "$dest/$rel" ] &&
     "$here/.venv/bin/python" -c "import duckdb_ext" 2>/dev/null; then
     exit 0
 fi
@@ -29,7 +29,6 @@ echo "$sha  $work/$wheel" | sha256sum -c --quiet -
 "$here/.venv/bin/pip" install -q --disable-pip-version-check --no-deps "$work/$wheel"
 python3 -c "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extract('duckdb_ext/extensions/$rel', sys.argv[2])" \
     "$work/$wheel" "$work/x"
-mkdir -p "$dest/$(dirname "$rel")" "$home_dir/$(dirname "$rel")"
+mkdir -p "$dest/$(dirname "$rel")"
 cp "$work/x/duckdb_ext/extensions/$rel" "$dest/$rel"
-cp "$work/x/duckdb_ext/extensions/$rel" "$home_dir/$rel"
 touch "$dest/.verified-$version"

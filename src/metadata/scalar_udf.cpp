@@ -99,11 +99,11 @@ void register_bool_function(DuckSession& db, const std::string& name,
     duckdb_logical_type boolean = duckdb_create_logical_type(DUCKDB_TYPE_BOOLEAN);
     duckdb_scalar_function_set_return_type(f, boolean);
     duckdb_destroy_logical_type(&boolean);
-    duckdb_scalar_function_set_special_handling(f);  // NULLs reach fn, which decides
-    // Volatile: DuckDB must call it on the real rows only. Otherwise a predicate whose other
-    // arguments are constants is pushed into the Parquet scan as a filter on the one column
-    // left, and probed there with made-up (NULL) values, where fn's errors make no sense.
-    duckdb_scalar_function_set_volatile(f);
+    // NULLs reach fn, which decides. Not volatile: a filter on it must be pushed below the
+    // level views' computed columns (a million gdal_vsi strings otherwise). DuckDB may then
+    // also probe it with NULLs standing for a column (a predicate on one column goes into the
+    // scan), so functions answer NULL, not an error, for such a row.
+    duckdb_scalar_function_set_special_handling(f);
     duckdb_scalar_function_set_extra_info(f, state.get(), nullptr);
     duckdb_scalar_function_set_function(f, call_udf);
     const duckdb_state st =

@@ -42,8 +42,8 @@ class UdfArgs {
 using BoolUdf = std::function<void(const UdfArgs& args, std::vector<uint8_t>& out)>;
 
 /// Registers `name(params...) -> BOOLEAN` on `db`'s connection (once per name: a second call is a
-/// no-op). NULL arguments are passed to `fn` (it decides). The function is registered volatile,
-/// so DuckDB calls it on real rows only (never folded or probed in a scan), on any thread.
+/// no-op). NULL arguments are passed to `fn` (it decides; DuckDB may probe a function with NULLs
+/// standing for a column when it pushes a one-column filter into a scan), on any thread.
 void register_bool_function(DuckSession& db, const std::string& name,
                             const std::vector<UdfType>& params, BoolUdf fn);
 

@@ -221,7 +221,9 @@ Dataset Dataset::filter_bbox(double minx, double miny, double maxx, double maxy,
             crs_expr = quote_identifier(crs_col);
         }
     }
-    const std::string id_expr = find(cols, "id") ? "CAST(\"id\" AS VARCHAR)" : "NULL";
+    // The sample named in errors ('' without an id column; NULL only when DuckDB probes: rows
+    // with a NULL id are padding, hidden by the level views).
+    const std::string id_expr = find(cols, "id") ? "CAST(\"id\" AS VARCHAR)" : "''";
     const std::string where =
         std::string(spatial::kBboxFunction) + "(" + quote_identifier(geom.name) + ", " + crs_expr +
         ", " + number(minx) + ", " + number(miny) + ", " + number(maxx) + ", " + number(maxy) +

@@ -18,8 +18,8 @@ using metadata::UdfType;
 enum Arg { kGeom, kGeomCrs, kMinX, kMinY, kMaxX, kMaxY, kBoxCrs, kColumn, kSample };
 
 std::string sample_text(const UdfArgs& args, size_t r) {
-    return args.is_null(kSample, r) ? std::string("(no id)")
-                                    : "'" + std::string(args.get_string(kSample, r)) + "'";
+    const std::string_view id = args.get_string(kSample, r);
+    return id.empty() ? std::string("(no id)") : "'" + std::string(id) + "'";
 }
 
 // One predicate per (box, CRS pair), per worker thread: building one projects the box and
@@ -67,7 +67,9 @@ class PredicateCache {
 void bbox_intersects(const UdfArgs& args, std::vector<uint8_t>& out) {
     thread_local PredicateCache cache;
     for (size_t r = 0; r < args.rows(); ++r) {
-        if (args.is_null(kGeom, r)) continue;  // NULL: not kept
+        // NULL geometry: not kept. NULL sample: DuckDB probing the predicate (every real row
+        // has an id; filters pass '' when the dataset has no id column): no answer, no error.
+        if (args.is_null(kGeom, r) || args.is_null(kSample, r)) continue;
         for (int a = kMinX; a <= kBoxCrs; ++a) {
             if (args.is_null(a, r)) throw QueryError("filter_bbox: the box has a NULL bound");
         }

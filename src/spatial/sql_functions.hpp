@@ -9,8 +9,9 @@ namespace taco::spatial {
 /// SQL name of the bbox predicate:
 ///   __taco_bbox_intersects(geometry BLOB, geometry_crs VARCHAR, minx, miny, maxx, maxy DOUBLE,
 ///                          box_crs VARCHAR, column VARCHAR, sample VARCHAR) -> BOOLEAN
-/// NULL geometry -> NULL (the row is not kept). Bytes that are not WKB, a NULL or unknown
-/// geometry CRS: the statement fails with a message naming the column and the sample.
+/// NULL geometry or sample -> NULL (the row is not kept; a NULL sample is DuckDB probing). Bytes
+/// that are not WKB, a NULL or unknown geometry CRS: the statement fails with a message naming the
+/// column and the sample.
 inline constexpr const char* kBboxFunction = "__taco_bbox_intersects";
 
 void register_sql_functions(metadata::DuckSession& db);

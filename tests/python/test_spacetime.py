@@ -368,13 +368,36 @@ except tacocore.TacoQueryError as e:
     assert "filter_bbox works without it" in out.stdout
 
 
-def test_tacoreader_runs_offline_with_the_same_extension(fixture_paths):
-    """make setup puts the extension where tacoreader's duckdb looks: its filter_bbox (planar, in
-    the raw coordinates) agrees with ours on this EPSG:4326 fixture."""
+def test_tacoreader_runs_offline_with_the_same_extension(fixture_paths, monkeypatch):
+    """tacoreader's duckdb pointed at the wheel's extension directory (as bench_spacetime.py
+    does) loads spatial offline: its filter_bbox (planar, in the raw coordinates) agrees with ours
+    on this EPSG:4326 fixture."""
+    import importlib.util
+    import os
+
+    import duckdb
+
     tacoreader = pytest.importorskip("tacoreader")
+    ext = list(importlib.util.find_spec("duckdb_ext").submodule_search_locations)[0]
+    connect = duckdb.connect
+
+    def offline_connect(*a, **k):
+        db = connect(*a, **k)
+        db.execute(f"SET extension_directory = '{os.path.join(ext, 'extensions')}'")
+        db.execute("SET custom_extension_repository = '/nonexistent/tacocore-test'")
+        return db
+
+    monkeypatch.setattr(duckdb, "connect", offline_connect)
     ref = tacoreader.load(fixture_paths["reader-zip-flat"])
     for query in [(-10, 35, 5, 50), (-80, -15, -70, 45), (100, -60, 120, -50)]:
         got = ref.filter_bbox(*query).data
         ref_ids = got.to_arrow().column("id").to_pylist() if hasattr(got, "to_arrow") else \
             list(got["id"])
         assert ref_ids == ids(tacocore.load(fixture_paths["reader-zip-flat"]).filter_bbox(*query))
+
+
+def test_sandboxed_load_refuses_the_extension_clearly(fixture_paths):
+    ds = tacocore.load(fixture_paths["reader-zip-flat"], sandbox=True)
+    with pytest.raises(tacocore.TacoQueryError, match="cannot load DuckDB's spatial extension"):
+        ds.sql(ST_QUERY)
+    assert ids(ds.filter_bbox(-10, 35, 5, 50)) == ["sample_0", "sample_1"]  # needs no extension
