@@ -17,7 +17,7 @@ TEST(RasterLocalFile, FifoBehindEveryWrapperIsRefusedWithoutBlocking) {
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
     ASSERT_EQ(::mkfifo((dir / "archive.zip").c_str(), 0600), 0);
     const std::string zip = (dir / "archive.zip").string();
-    for (const std::string path :
+    for (const std::string& path :
          {fifo, "/vsisubfile/0_100," + fifo, "/vsisubfile/5_10,/vsisubfile/0_100," + fifo,
           "/vsizip/" + zip + "/member.tif", "/vsizip/{" + zip + "}/member.tif",
           "/vsigzip//vsisubfile/0_10," + fifo}) {
