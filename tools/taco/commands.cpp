@@ -24,6 +24,7 @@ std::vector<Command> all_commands() {
     cmds.push_back(make_export_command());
     cmds.push_back(make_convert_command());
     cmds.push_back(make_cog_command());
+    cmds.push_back(make_docs_command());
     return cmds;
 }
 
