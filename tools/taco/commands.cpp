@@ -25,6 +25,7 @@ std::vector<Command> all_commands() {
     cmds.push_back(make_convert_command());
     cmds.push_back(make_cog_command());
     cmds.push_back(make_docs_command());
+    cmds.push_back(make_export_stac_command());
     return cmds;
 }
 

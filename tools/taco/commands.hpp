@@ -46,5 +46,6 @@ Command make_export_command();   // cmd_export.cpp (issue 16)
 Command make_convert_command();  // cmd_convert.cpp (issue 16)
 Command make_cog_command();      // cmd_cog.cpp (issue 16)
 Command make_docs_command();     // cmd_docs.cpp (issue 16)
+Command make_export_stac_command();  // cmd_export_stac.cpp (issue 16)
 
 }  // namespace taco::cli
