@@ -14,7 +14,7 @@ if [ "$(id -u)" != 0 ]; then need_sudo="sudo"; fi
 
 debs=(cmake ninja-build ccache g++ pkg-config libgdal-dev gdal-bin nlohmann-json3-dev libcli11-dev
       libdeflate-dev libgtest-dev libgmock-dev libbenchmark-dev clang-format nginx openssl python3-venv
-      time clang libclang-rt-14-dev)
+      time clang libclang-rt-14-dev chromium)  # chromium: headless check of dataset cards (issue 16)
 missing=()
 for p in "${debs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -5,6 +5,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "py_common.hpp"
+#include "taco/card.hpp"
 #include "taco/convert.hpp"
 #include "taco/errors.hpp"
 
@@ -66,6 +67,17 @@ void bind_convert(nb::module_& m) {
         },
         "input"_a, "output"_a, "format"_a = "auto", "overwrite"_a = false,
         "zip2folder / folder2zip: the whole dataset in the other container, losslessly.");
+    m.def(
+        "dataset_card",
+        [](const Dataset& ds, const std::string& format, const std::string& example) {
+            CardOptions o;
+            o.dataset_example_path = example;
+            const CardFormat f = parse_card_format(format);
+            nb::gil_scoped_release release;
+            return dataset_card(ds, f, o);
+        },
+        "dataset"_a, "format"_a = "md", "dataset_example_path"_a = "",
+        "A dataset card as Markdown or self-contained HTML text.");
 }
 
 }  // namespace taco::py

@@ -33,7 +33,7 @@ from ._pit_schema import PITSchema
 from ._reader import TacoDataset, concat, load, validate
 from ._toolbox import Sample, Taco, Tortilla, create
 from ._collection import create_tacocat, create_tacollection
-from ._convert import convert, export, folder2zip, zip2folder
+from ._convert import convert, export, folder2zip, generate_html, generate_markdown, zip2folder
 from . import datamodel  # tacotoolbox's layout: tacocore.datamodel.Sample is tacocore.Sample
 from . import schema  # tacoreader's layout: tacocore.schema.PITSchema
 from ._spatial import register_installed_extension as _register_spatial
@@ -72,6 +72,8 @@ __all__ = [
     "convert",
     "zip2folder",
     "folder2zip",
+    "generate_markdown",
+    "generate_html",
     "datamodel",
     "schema",
     "TacoError",

@@ -4,7 +4,7 @@ bytes are copied range to range, metadata is rewritten by DuckDB with every colu
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, Union
+from typing import Any, Dict, Optional, Union
 
 from . import _core
 
@@ -40,3 +40,30 @@ def zip2folder(input: PathLike, output: PathLike, overwrite: bool = False) -> Di
 def folder2zip(input: PathLike, output: PathLike, overwrite: bool = False) -> Dict[str, Any]:
     """A FOLDER dataset as a ZIP dataset (tacotoolbox <= 0.24's ``folder2zip``)."""
     return convert(input, output, "zip", overwrite)
+
+
+def _card(input: Any, fmt: str, output: Optional[PathLike],
+          dataset_example_path: Optional[str]) -> Union[str, "os.PathLike[str]"]:
+    from ._reader import load
+    dataset = input if hasattr(input, "_native") else load(os.fspath(input))
+    text = _core.dataset_card(dataset._native, fmt, dataset_example_path or "")
+    if output is None:
+        return text
+    path = os.fspath(output)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return path
+
+
+def generate_markdown(input: Any, output: Optional[PathLike] = "README.md",
+                      dataset_example_path: Optional[str] = None):
+    """A Markdown dataset card of ``input`` (a path or a loaded dataset), written to ``output``
+    (tacotoolbox's name and defaults); ``output=None`` returns the text instead."""
+    return _card(input, "md", output, dataset_example_path)
+
+
+def generate_html(input: Any, output: Optional[PathLike] = "index.html",
+                  dataset_example_path: Optional[str] = None):
+    """A self-contained HTML dataset card (inline CSS and SVG map, no script, no network) of
+    ``input``, written to ``output``; ``output=None`` returns the text instead."""
+    return _card(input, "html", output, dataset_example_path)

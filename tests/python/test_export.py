@@ -111,3 +111,14 @@ def test_convert_benchmark_runs_at_toy_size(tmp_path):
     assert doc["export_small"]["samples"] == 10 and doc["export_big"]["samples"] == 1
     assert doc["export_small"]["bytes"] == 10 * 4096
     assert doc["zip_folder"]["zip2folder"] > 0 and doc["zip_folder"]["folder2zip_vs_cp"] > 0
+
+
+def test_generate_markdown_and_html(fixture_paths, tmp_path):
+    ds = tacocore.load(str(fixture_paths["reader-zip-nested"]))
+    md = tacocore.generate_markdown(ds, output=None)
+    assert md.startswith("# test_dataset") and "### level1" in md
+    path = tacocore.generate_html(fixture_paths["reader-zip-nested"], tmp_path / "index.html",
+                                  dataset_example_path="nested.tacozip")
+    text = open(path, encoding="utf-8").read()
+    assert text.startswith("<!DOCTYPE html>") and 'tacocore.load(&quot;nested.tacozip&quot;)' in text
+    assert tacocore.generate_markdown(ds, tmp_path / "README.md") == str(tmp_path / "README.md")

@@ -29,6 +29,8 @@ std::vector<Command> all_commands() {
     cmds.push_back(make_cog_command());
     cmds.push_back(make_filter_command());
     cmds.push_back(make_stats_command());
+    cmds.push_back(make_docs_command());
+    cmds.push_back(make_export_stac_command());
     return cmds;
 }
 
