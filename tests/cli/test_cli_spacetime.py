@@ -106,3 +106,22 @@ def test_stats_without_column_lists_columns():
     proc = taco("stats", NESTED_FOLDER, "--band", "0")
     assert proc.returncode == 2
     assert "no column 'geotiff:stats'" in proc.stderr and "the columns are: id, type" in proc.stderr
+
+
+def test_export_takes_the_same_place_and_time_filters(tmp_path):
+    """taco export --bbox/--datetime keeps exactly the rows taco filter shows, with their bytes."""
+    out = tmp_path / "subset.tacozip"
+    proc = taco("export", FLAT_ZIP, out, "--bbox", "-10,35,5,50", "--datetime", "2023-01-15/..",
+                "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    assert [r["id"] for r in rows("sql", out, "SELECT id FROM data")] == ["sample_1"]
+    original = subprocess.run([str(TACO), "cat", str(FLAT_ZIP), "sample_1"], capture_output=True,
+                              timeout=60)
+    copied = subprocess.run([str(TACO), "cat", str(out), "sample_1"], capture_output=True,
+                            timeout=60)
+    assert original.returncode == 0 and len(original.stdout) > 0, original.stderr
+    assert copied.stdout == original.stdout
+    # A box that keeps nothing writes nothing.
+    empty = tmp_path / "empty.tacozip"
+    proc = taco("export", FLAT_ZIP, empty, "--bbox", "100,-5,101,-4")
+    assert proc.returncode != 0 and not empty.exists()

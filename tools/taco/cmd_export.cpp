@@ -1,11 +1,13 @@
-// `taco export DATASET OUTPUT [--where SQL] [--format zip|folder]`: a subset as a new dataset
-// (spec §7.3): the level-0 rows the condition keeps, with their whole subtrees.
+// `taco export DATASET OUTPUT [--where SQL] [--bbox W,S,E,N] [--datetime RANGE] [--format
+// zip|folder]`: a subset as a new dataset (spec §7.3): the level-0 rows the conditions keep, with
+// their whole subtrees. The filters are taco filter's own (filter_options.hpp).
 #include <chrono>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "filter_options.hpp"
 #include "progress.hpp"
 #include "taco/convert.hpp"
 #include "taco/errors.hpp"
@@ -14,7 +16,8 @@ namespace taco::cli {
 namespace {
 
 struct ExportArgs {
-    std::string dataset, output, where, query, format = "auto";
+    std::string dataset, output, query, format = "auto";
+    FilterOptions filter;  // --where, --bbox, --datetime (and their --crs, --level, ...)
     bool overwrite = false, json = false, quiet = false;
 };
 
@@ -28,7 +31,7 @@ int run_export(const ExportArgs& a) {
     const auto start = std::chrono::steady_clock::now();
     Dataset ds = load(a.dataset);
     if (!a.query.empty()) ds = ds.sql(a.query);
-    if (!a.where.empty()) ds = ds.sql("SELECT * FROM data WHERE " + a.where);
+    if (a.filter.any()) ds = a.filter.apply(ds);
     ExportOptions opts;
     opts.format = parse_format(a.format);
     opts.overwrite = a.overwrite;
@@ -77,11 +80,12 @@ Command make_export_command() {
         sub->add_option("output", args->output,
                         "New dataset: .tacozip/.zip -> ZIP, anything else -> FOLDER")
             ->required();
-        sub->add_option("--where", args->where,
-                        "SQL condition on level 0 (`cloud_cover < 10`); default: every sample");
+        args->filter.add_to(sub,
+                            "Level --bbox/--datetime test (default 0); N > 0 keeps the samples "
+                            "with a matching descendant at level N");
         sub->add_option("--sql", args->query,
                         "A whole query over `data` choosing the level-0 rows (applied before "
-                        "--where)");
+                        "--where/--bbox/--datetime)");
         sub->add_option("--format", args->format, "zip, folder or auto (by the output's name)")
             ->check(CLI::IsMember({"auto", "zip", "folder"}));
         sub->add_flag("--overwrite", args->overwrite,
