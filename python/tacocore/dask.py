@@ -140,7 +140,7 @@ def _write_part(spec: dict, name: str, positions: List[int], ids: List[str], sta
     fields = dict(spec["fields"])
     fields.pop("extent", None)  # each part computes its own, as the single-process create does
     taco = _core.Taco(_core.Tortilla(picked, None, True), json.dumps(fields))
-    summary = _core.create(taco, staging, "zip", False, spec["compression_level"], "", "", True)
+    summary = _core.create(taco, staging, "zip", False, spec["compression_level"], "", [], True)
     return {"name": name, "staging": staging, "bytes": summary["bytes"], "files": summary["files"],
             "levels": summary["level_rows"], "seconds_list": listed - start,
             "seconds_write": time.perf_counter() - listed}

@@ -330,37 +330,26 @@ def test_torch_distributed_wins_over_missing_arguments_and_must_agree(raster_zip
         dist.destroy_process_group()
 
 
-GIL_PROBE = r"""
-import os, sys, tempfile, threading, time
+FIFO_PROBE = r"""
+import os, tempfile
 import numpy as np
 from tacocore import _core
 fifo = os.path.join(tempfile.mkdtemp(), "probe.tif")
 os.mkfifo(fifo)
 out = np.zeros((1, 1, 4, 4), np.uint8)
-result = {}
-worker = threading.Thread(target=lambda: result.setdefault("f", _core.decode_batch_into([fifo], out, 1)))
-worker.start()
-deadline = time.time() + 30
-while True:  # runs only while decode_batch_into, blocked in GDAL's open, has released the GIL
-    try:
-        fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
-        break
-    except OSError:
-        if time.time() > deadline:
-            sys.exit("the decode never opened the pipe")
-        time.sleep(0.01)
-os.write(fd, b"not a raster" * 100)
-os.close(fd)
-worker.join(30)
-print(result["f"][0][0], "GDAL cannot open" in result["f"][0][1])
+failures = _core.decode_batch_into([fifo], out, 1)
+print(failures[0][0], "probe.tif" in failures[0][1])
 """
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
-def test_batch_decode_releases_the_gil():
+def test_batch_decode_refuses_a_fifo_at_once():
+    """A FIFO behind a sample would block inside GDAL's open: the batch path refuses it before
+    opening, names it, and the rest of the batch is unaffected (the slot is reported)."""
     try:
-        proc = subprocess.run([sys.executable, "-c", GIL_PROBE], capture_output=True, text=True, timeout=90)
+        proc = subprocess.run([sys.executable, "-c", FIFO_PROBE], capture_output=True, text=True,
+                              timeout=60)
     except subprocess.TimeoutExpired:
-        pytest.fail("decode_batch_into held the GIL while blocked in GDAL (the probe hung)")
+        pytest.fail("decode_batch_into blocked on a FIFO instead of refusing it")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["0", "True"]
