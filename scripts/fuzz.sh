@@ -22,6 +22,7 @@ flags=(-std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recov
 declare -A sources=(
     [fuzz_taco_header]="src/format/taco_header.cpp"
     [fuzz_zip_directory]="src/format/zip_reader.cpp src/io/file.cpp src/io/crc32.cpp"
+    [fuzz_tacocat_header]="src/collection/tacocat_file.cpp"
     [fuzz_collection]="src/format/collection_schema.cpp src/format/collection_parse.cpp
         src/format/collection_json.cpp src/model/collection.cpp src/model/shorten.cpp
         src/model/value.cpp src/model/time_format.cpp src/model/extent.cpp src/model/wkb.cpp
@@ -30,16 +31,18 @@ declare -A sources=(
         src/io/file.cpp src/io/crc32.cpp"
 )
 libs=(-ldeflate)
-targets="${FUZZ_TARGETS:-fuzz_taco_header fuzz_zip_directory fuzz_collection fuzz_load}"
+targets="${FUZZ_TARGETS:-fuzz_taco_header fuzz_zip_directory fuzz_tacocat_header fuzz_collection fuzz_load}"
 
 # Seeds: a small nested dataset as ZIP, its header, its COLLECTION.json.
 seeds="$out/seed-src"
-if [ ! -f "$out/seed.tacozip" ]; then
+if [ ! -f "$out/seed.tacozip" ] || [ ! -f "$out/seed-cat/__TACOCAT__" ]; then
     rm -rf "$seeds" && mkdir -p "$seeds/s1" "$seeds/s2"
     for s in s1 s2; do printf 'a' > "$seeds/$s/a.bin"; printf 'bb' > "$seeds/$s/b.bin"; done
     build/bin/taco create --from "$seeds" "$out/seed.tacozip" --overwrite >/dev/null
     rm -rf "$out/seed-folder"
     build/bin/taco create --from "$seeds" "$out/seed-folder" >/dev/null
+    rm -rf "$out/seed-cat" && mkdir -p "$out/seed-cat"
+    build/bin/taco tacocat "$out/seed.tacozip" -o "$out/seed-cat" --format file >/dev/null
 fi
 
 status=0
@@ -78,6 +81,9 @@ for t in $targets; do
         fuzz_zip_directory) cp "$out/seed.tacozip" "$corpus/seed-zip" ;;
         fuzz_collection) cp "$out/seed-folder/COLLECTION.json" "$corpus/seed-collection" ;;
         fuzz_load) cp "$out/seed.tacozip" "$corpus/seed-zip" ;;
+        fuzz_tacocat_header)  # the target reads 8 bytes of file size, then the header
+            python3 -c 'import os,struct,sys; p=sys.argv[1]; sys.stdout.buffer.write(struct.pack("<Q", os.path.getsize(p)) + open(p,"rb").read(128))' \
+                "$out/seed-cat/__TACOCAT__" > "$corpus/seed-tacocat" ;;
     esac
     regressions="tests/fuzz/regressions/$t"
     if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then
