@@ -79,13 +79,7 @@ ExportResult run_export(const Dataset& view, const fs::path& output, const Expor
         }
     } catch (const IoError& e) {
         // The user never sees the staging name: report the output they asked for.
-        std::string msg = e.what();
-        const std::string from = staged.staging().string(), to = staged.target().string();
-        for (size_t at = msg.find(from); at != std::string::npos;
-             at = msg.find(from, at + to.size())) {
-            msg.replace(at, from.size(), to);
-        }
-        throw IoError(msg + " (nothing was written)");
+        throw IoError(staged.as_target(e.what()) + " (nothing was written)");
     }
     if (options.overwrite) format::check_replaceable(output, inputs);
     staged.commit();

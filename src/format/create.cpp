@@ -102,13 +102,7 @@ CreateResult format::create(const Taco& taco, const fs::path& output, const Crea
                            : format::write_folder_dataset(plan, db, staged.staging());
     } catch (const IoError& e) {
         // The user never sees the staging name: report the output they asked for.
-        std::string msg = e.what();
-        const std::string staging = staged.staging().string(), wanted = staged.target().string();
-        for (size_t at = msg.find(staging); at != std::string::npos;
-             at = msg.find(staging, at + wanted.size())) {
-            msg.replace(at, staging.size(), wanted);
-        }
-        throw IoError(msg + " (nothing was written)");
+        throw IoError(staged.as_target(e.what()) + " (nothing was written)");
     }
     // What is at the target may have changed while the new dataset was written.
     if (options.overwrite) check_replaceable(target, inputs);

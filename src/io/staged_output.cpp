@@ -123,4 +123,13 @@ void StagedOutput::commit() {
     if (!old.empty()) fs::remove_all(old, ec);
 }
 
+std::string StagedOutput::as_target(std::string message) const {
+    const std::string from = staging_.string(), to = target_.string();
+    for (size_t at = message.find(from); at != std::string::npos;
+         at = message.find(from, at + to.size())) {
+        message.replace(at, from.size(), to);
+    }
+    return message;
+}
+
 }  // namespace taco::io

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 
 namespace taco::io {
 
@@ -23,6 +24,9 @@ class StagedOutput {
 
     const std::filesystem::path& staging() const { return staging_; }
     const std::filesystem::path& target() const { return target_; }
+    /// `message` with every mention of the staging path replaced by the target: the user never
+    /// sees the hidden name, only the output they asked for.
+    std::string as_target(std::string message) const;
     /// Moves the staging path onto the target. With overwrite, an existing target is moved aside
     /// first and removed only after the new one is in place.
     void commit();
