@@ -5,8 +5,8 @@
 #include <mutex>
 
 #include "io/parallel.hpp"
-#include "raster/local_file_check.hpp"
 #include "log/messages.hpp"
+#include "raster/local_file_check.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::raster {

@@ -27,8 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (c_length == 0 || c_offset > file_size || c_length > file_size - c_offset)
             __builtin_trap();
         const auto bytes = encode_tacocat_header(h);
-        const TacocatHeader again = decode_tacocat_header(bytes.data(), bytes.size(), file_size,
-                                                          "fuzz");
+        const TacocatHeader again =
+            decode_tacocat_header(bytes.data(), bytes.size(), file_size, "fuzz");
         if (again.levels != h.levels || again.collection != h.collection) __builtin_trap();
     } catch (const taco::FormatError&) {
     }

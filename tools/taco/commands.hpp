@@ -44,12 +44,12 @@ Command make_validate_command();
 Command make_tacocat_command();
 Command make_tacollection_command();
 Command make_cache_command();
-Command make_export_command();   // cmd_export.cpp (issue 16)
-Command make_convert_command();  // cmd_convert.cpp (issue 16)
-Command make_cog_command();      // cmd_cog.cpp (issue 16)
-Command make_filter_command();   // cmd_filter.cpp (issue 14)
-Command make_stats_command();    // cmd_stats.cpp (issue 14)
-Command make_docs_command();     // cmd_docs.cpp (issue 16)
+Command make_export_command();       // cmd_export.cpp (issue 16)
+Command make_convert_command();      // cmd_convert.cpp (issue 16)
+Command make_cog_command();          // cmd_cog.cpp (issue 16)
+Command make_filter_command();       // cmd_filter.cpp (issue 14)
+Command make_stats_command();        // cmd_stats.cpp (issue 14)
+Command make_docs_command();         // cmd_docs.cpp (issue 16)
 Command make_export_stac_command();  // cmd_export_stac.cpp (issue 16)
 
 }  // namespace taco::cli
