@@ -222,7 +222,10 @@ def test_sql_output_streams_rows(nested_dataset, fmt):
     query = "SELECT i, 'row number ' || i AS s, [i, i + 1] AS l FROM range(2000000) t(i)"
     code, peak = peak_rss_mb("sql", nested_dataset, query, fmt)
     assert code == 0
-    assert peak < 250, f"peak RSS {peak:.0f} MB"
+    # Under ASan (the asan-cli suite) every allocation carries shadow memory and a quarantine of
+    # freed blocks: ~3x the memory, still far below what buffering 2 M rows costs there.
+    limit = 1200 if os.environ.get("TACO_SANITIZED") else 250
+    assert peak < limit, f"peak RSS {peak:.0f} MB"
 
 
 def test_streamed_json_is_the_same_document(nested_dataset):
