@@ -1,6 +1,6 @@
-#include "collection/validate_collection.hpp"
+#include "validate/validate_collection.hpp"
 
-#include "format/validate_checks.hpp"
+#include "validate/validate_checks.hpp"
 #include "query/dataset_context.hpp"
 #include "taco/errors.hpp"
 

@@ -1,4 +1,4 @@
-#include "format/validate_report.hpp"
+#include "validate/validate_report.hpp"
 
 #include <algorithm>
 

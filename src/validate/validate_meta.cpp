@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "format/validate_tables.hpp"
+#include "validate/validate_tables.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::format {

@@ -3,8 +3,8 @@
 // rows, PIT and the collection schemas. Checks that need every byte of the archive (central
 // directory, CRCs, each __meta__) run on a local copy; an info finding says so.
 #include "format/dataset_open.hpp"
-#include "format/validate_checks.hpp"
-#include "format/validate_tables.hpp"
+#include "validate/validate_checks.hpp"
+#include "validate/validate_tables.hpp"
 #include "io/memfd.hpp"
 #include "taco/errors.hpp"
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "collection/collection_open.hpp"
-#include "format/validate_report.hpp"
+#include "validate/validate_report.hpp"
 #include "metadata/duckdb_session.hpp"
 #include "taco/validate.hpp"
 

@@ -4,8 +4,8 @@
 #include <unordered_set>
 
 #include "format/dataset_open.hpp"
-#include "format/validate_checks.hpp"
-#include "format/validate_tables.hpp"
+#include "validate/validate_checks.hpp"
+#include "validate/validate_tables.hpp"
 #include "io/contained_path.hpp"
 #include "io/file.hpp"
 #include "taco/errors.hpp"

@@ -1,5 +1,5 @@
 // Level tables: loading, column checks and row checks (FORMAT.md §4.2, spec §5.5.1, §8.3).
-#include "format/validate_tables.hpp"
+#include "validate/validate_tables.hpp"
 
 #include <algorithm>
 #include <unordered_set>

@@ -6,8 +6,8 @@
 #include <unordered_map>
 
 #include "format/taco_header.hpp"
-#include "format/validate_checks.hpp"
-#include "format/validate_tables.hpp"
+#include "validate/validate_checks.hpp"
+#include "validate/validate_tables.hpp"
 #include "format/zip_reader.hpp"
 #include "io/crc32.hpp"
 #include "io/file.hpp"

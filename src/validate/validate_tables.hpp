@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "format/collection_schema.hpp"
-#include "format/validate_report.hpp"
+#include "validate/validate_report.hpp"
 #include "metadata/duckdb_session.hpp"
 #include "metadata/result_table.hpp"
 

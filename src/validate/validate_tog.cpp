@@ -1,4 +1,4 @@
-#include "convert/validate_tog.hpp"
+#include "validate/validate_tog.hpp"
 
 #include <mutex>
 

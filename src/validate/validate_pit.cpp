@@ -2,7 +2,7 @@
 // compared with what the tables hold (spec §5.4, FORMAT.md §5.4-§5.5).
 #include <algorithm>
 
-#include "format/validate_tables.hpp"
+#include "validate/validate_tables.hpp"
 
 namespace taco::format {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "format/collection_schema.hpp"
-#include "format/validate_report.hpp"
+#include "validate/validate_report.hpp"
 #include "metadata/duckdb_session.hpp"
 
 namespace taco::format {

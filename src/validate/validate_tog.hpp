@@ -3,7 +3,7 @@
 
 #include <filesystem>
 
-#include "format/validate_report.hpp"
+#include "validate/validate_report.hpp"
 
 namespace taco::convert {
 

@@ -2,7 +2,7 @@
 // turned into DuckDB type text ("BIGINT", "FLOAT[][]", "STRUCT(a VARCHAR)") per top-level column.
 #include <unordered_map>
 
-#include "format/validate_tables.hpp"
+#include "validate/validate_tables.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::format {
