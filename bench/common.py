@@ -49,7 +49,8 @@ class Case:
     def data_dir(self) -> str:
         d = self.data
         key = (f"n{d['samples']}_{d['size_dist'].replace(':', '-')}_d{d['depth']}f{d['fanout']}"
-               f"_k{d['columns']}{'_tif' if d['geotiff'] else ''}_s{d['seed']}")
+               f"_k{d['columns']}{'_tif' if d['geotiff'] else ''}_s{d['seed']}"
+               f"{'_nofiles' if d.get('files') is False else ''}")
         return os.path.join(DATA, key)
 
 
@@ -64,11 +65,17 @@ SCENARIOS = {
 }
 SQL_NUMERIC = "SELECT * FROM data WHERE int_0 < 1000"
 SQL_STRING = "SELECT * FROM data WHERE str_2 LIKE 'k%'"
+SQL_1PCT = "SELECT * FROM data WHERE int_0 < 100"      # int_0 is uniform in 0..9999
+SQL_50PCT = "SELECT * FROM data WHERE int_0 < 5000"
 
 
-def gen(samples, size="fixed:0", depth=1, fanout=1, columns=0, geotiff=False, seed=0) -> dict:
-    return {"samples": samples, "size_dist": size, "depth": depth, "fanout": fanout,
-            "columns": columns, "geotiff": geotiff, "seed": seed}
+def gen(samples, size="fixed:0", depth=1, fanout=1, columns=0, geotiff=False, seed=0,
+        files=True) -> dict:
+    d = {"samples": samples, "size_dist": size, "depth": depth, "fanout": fanout,
+         "columns": columns, "geotiff": geotiff, "seed": seed}
+    if not files:          # only when set, so the names and caches of the other inputs stay
+        d["files"] = False
+    return d
 
 
 def cases(profile: str) -> list[Case]:
@@ -86,11 +93,13 @@ def cases(profile: str) -> list[Case]:
     n1m = pick(50, 100_000, 1_000_000)
     keys = pick(10, 1_000, 10_000)
     tifs = pick(4, 100, 1_000)
+    million = pick(50, 1_000_000, 1_000_000)  # issue 15's 1M-row rows, in the quick profile too
     roots = pick(4, 100, 1_000)
     nav_keys = pick(10, 200, 1_000)
     d_small = gen(small, "fixed:4KiB")
     d_meta = gen(n1m, columns=5)
     d_tif = gen(tifs, geotiff=True)
+    d_million = gen(million, columns=5, files=False)
     return [
         Case("create_zip_8mib", 1, f"{big:,} x 8 MiB", "create_zip", gen(big, "fixed:8MiB")),
         Case("create_zip_4kib", 1, f"{zip_small:,} x 4 KiB", "create_zip", gen(zip_small, "fixed:4KiB")),
@@ -104,6 +113,12 @@ def cases(profile: str) -> list[Case]:
              fixture=True),
         Case("sql_string", 4, f"{n1m:,} rows: {SQL_STRING}", "sql", d_meta, query=SQL_STRING,
              fixture=True),
+        Case("load_data_1m", 3, f"{million:,} samples, 5 columns (peak RSS is the row)", "load",
+             d_million, fixture=True),
+        Case("sql_1pct_1m", 4, f"{million:,} rows, 1 %: {SQL_1PCT}", "sql", d_million,
+             query=SQL_1PCT, fixture=True),
+        Case("sql_50pct_1m", 4, f"{million:,} rows, 50 %: {SQL_50PCT}", "sql", d_million,
+             query=SQL_50PCT, fixture=True),
         Case("read_position", 5, f"{keys:,} random positions in {small:,} samples",
              "read_position", d_small, keys=keys, fixture=True),
         Case("read_id", 5, f"{keys:,} random ids in {small:,} samples", "read_id", d_small,
@@ -145,6 +160,8 @@ def ensure_data(case: Case) -> dict:
            "--fanout", str(d["fanout"]), "--columns", str(d["columns"]), "--seed", str(d["seed"])]
     if d["geotiff"]:
         cmd.append("--geotiff")
+    if d.get("files") is False:
+        cmd.append("--no-files")
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     return manifest(case)
 
@@ -162,10 +179,12 @@ def ensure_fixture(case: Case) -> str:
     if os.path.exists(path):
         return path
     ensure_data(case)
-    log(f"fixture {os.path.relpath(path, REPO)} (reference writer)")
     tmp = path + ".tmp.tacozip"
     if os.path.exists(tmp):
         os.remove(tmp)
+    if case.data.get("files") is False:
+        return metadata_only_fixture(case, path, tmp)
+    log(f"fixture {os.path.relpath(path, REPO)} (reference writer)")
     spec = {"op": "create_zip", "impl": "reference", "data_dir": case.data_dir, "output": tmp}
     t0 = time.perf_counter()
     r = run_process([PY, os.path.join(HERE, "reference_runner.py"), "--child", json.dumps(spec)],
@@ -195,6 +214,43 @@ def ensure_fixture(case: Case) -> str:
     with open(path + ".json", "w") as fh:
         json.dump({"writer": writer, "seconds": seconds, "peak_rss_bytes": r["rss"], "note": note},
                   fh)
+    for f in (tmp + ".log", tmp + ".log.err", tmp + ".log.rss"):
+        if os.path.exists(f):
+            os.remove(f)
+    return path
+
+
+def metadata_only_fixture(case: Case, path: str, tmp: str) -> str:
+    """The fixture of an input set without files (zero-byte samples, the 1M-row read cases),
+    written by tacocore's Python writer from the metadata table. tacotoolbox would need ~20
+    minutes and more memory than the harness allows for a million samples (its Sample objects
+    cost ~17 KB each); the file is checked with the reference reader like every fixture."""
+    log(f"fixture {os.path.relpath(path, REPO)} (tacocore writer, metadata only)")
+    code = (
+        "import sys, pyarrow.parquet as pq, tacocore\n"
+        "t = pq.read_table(sys.argv[1])\n"
+        "tort = tacocore.Tortilla([tacocore.Sample(id=i, path=b'') "
+        "for i in t.column('path').to_pylist()])\n"
+        "ext = t.drop_columns(['path'])\n"
+        "tort.extend_with({c: ext.column(c).to_pylist() for c in ext.column_names})\n"
+        "taco = tacocore.Taco(tort, id='bench', dataset_version='1.0.0', "
+        "description='tacocore benchmark input', licenses=['CC-BY-4.0'], "
+        "providers=[{'name': 'tacocore-bench'}], tasks=['other'])\n"
+        "tacocore.create(taco, sys.argv[2], output_format='zip')\n")
+    t0 = time.perf_counter()
+    r = run_process([PY, "-c", code, os.path.join(case.data_dir, "metadata.parquet"), tmp],
+                    TIMEOUT["full"], tmp + ".log")
+    if r["rc"] != 0:
+        raise RuntimeError(f"fixture {path}: the tacocore writer failed ({r['error']})")
+    seconds = time.perf_counter() - t0
+    ok, err = check_created(case, tmp)
+    if not ok:
+        raise RuntimeError(f"fixture {tmp} written by tacocore does not validate: {err}")
+    os.rename(tmp, path)
+    with open(path + ".json", "w") as fh:
+        json.dump({"writer": "tacocore (Python, zero-byte samples from the metadata table)",
+                   "seconds": seconds, "peak_rss_bytes": r["rss"],
+                   "note": "no input tree: tacotoolbox cannot write 1M samples within the cap"}, fh)
     for f in (tmp + ".log", tmp + ".log.err", tmp + ".log.rss"):
         if os.path.exists(f):
             os.remove(f)
@@ -268,15 +324,16 @@ PRLIMIT = shutil.which("prlimit")
 
 
 def run_process(cmd: list[str], timeout: float, stdout_path: str, env: dict | None = None) -> dict:
-    """Runs cmd in a fresh process: wall time, exit code and the process's own peak RSS.
+    """Runs cmd in a fresh process: wall time, exit code, the process's own peak RSS and its CPU
+    time (user + system, every thread: what a busy machine inflates least).
 
-    The command runs under GNU time (-f %M). Measuring with wait4 directly would be wrong: Linux
+    The command runs under GNU time (-f "%M %U %S"). Measuring with wait4 directly would be wrong: Linux
     records the RSS high-water mark of the memory image an exec replaces, so a child forked from
     this (large) Python process would report at least this process's size."""
     rss_file = stdout_path + ".rss"
     capped = [PRLIMIT, f"--as={memory_cap()}", "--", *cmd] if PRLIMIT else cmd
     timed = os.access(GNU_TIME, os.X_OK)
-    wrapped = [GNU_TIME, "-f", "%M", "-o", rss_file, *capped] if timed else capped
+    wrapped = [GNU_TIME, "-f", "%M %U %S", "-o", rss_file, *capped] if timed else capped
     with open(stdout_path, "wb") as out, open(stdout_path + ".err", "wb") as err:
         t0 = time.perf_counter()
         proc = subprocess.Popen(wrapped, stdout=out, stderr=err, env=env, cwd=REPO,
@@ -286,14 +343,17 @@ def run_process(cmd: list[str], timeout: float, stdout_path: str, env: dict | No
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, 9)
             proc.wait()
-            return {"wall": time.perf_counter() - t0, "rc": -9, "rss": None,
+            return {"wall": time.perf_counter() - t0, "rc": -9, "rss": None, "cpu": None,
                     "error": f"timeout after {timeout:.0f} s"}
         wall = time.perf_counter() - t0
-    rss = None
+    rss = cpu = None
     if timed and os.path.exists(rss_file):
-        lines = open(rss_file).read().split()
-        rss = int(lines[-1]) * 1024 if lines and lines[-1].isdigit() else None
-    res = {"wall": wall, "rc": rc, "rss": rss, "error": ""}
+        # The last line is "<KiB> <user s> <system s>" (a failing command has a line before it).
+        fields = (open(rss_file).read().strip().splitlines() or [""])[-1].split()
+        if len(fields) == 3 and fields[0].isdigit():
+            rss = int(fields[0]) * 1024
+            cpu = float(fields[1]) + float(fields[2])
+    res = {"wall": wall, "rc": rc, "rss": rss, "cpu": cpu, "error": ""}
     if rc != 0:
         with open(stdout_path + ".err", "rb") as fh:
             tail = fh.read().decode(errors="replace").strip().splitlines()[-3:]
@@ -309,14 +369,15 @@ def last_json(path: str) -> dict:
 
 def measure(case: Case, tool: str, method: str, profile: str, attempt, warm_paths: list[str],
             cleanup=None) -> dict:
-    """One warm-up + N measured runs of `attempt(run_dir) -> (seconds, ok, error, info)`.
+    """One warm-up + N measured runs of `attempt(run_dir) -> (seconds, ok, error, info, cpu)`
+    (cpu: CPU seconds of the timed section, or of the whole process for CLI rows).
     Before each run the inputs are read once (page cache warm); after each run the output is
     validated by `attempt`, removed by `cleanup`, and dirty pages are flushed (os.sync) so the
     next run does not pay for the previous one's write-back."""
     warmups, runs = RUNS[profile]
     res = {"case": case.name, "scenario": case.scenario, "tool": tool, "method": method,
-           "runs": [], "process_seconds": [], "rss": [], "warmup": [], "ok": True, "error": "",
-           "info": {}}
+           "runs": [], "cpu": [], "process_seconds": [], "rss": [], "warmup": [], "ok": True,
+           "error": "", "info": {}}
     for i in range(warmups + runs):
         run_dir = os.path.join(OUT, "work", profile, tool, case.name, f"run{i}")
         shutil.rmtree(run_dir, ignore_errors=True)
@@ -334,6 +395,7 @@ def measure(case: Case, tool: str, method: str, profile: str, attempt, warm_path
             res["warmup"].append(r["seconds"])
         else:
             res["runs"].append(r["seconds"])
+            res["cpu"].append(r.get("cpu"))
             res["process_seconds"].append(r["wall"])
             res["rss"].append(r["rss"])
         res["info"] = r.get("info", {})
@@ -393,6 +455,8 @@ def read_vsi(path: str) -> bytes:
 
 
 def input_bytes(case: Case, rel: str) -> bytes:
+    if case.data.get("files") is False:          # zero-byte samples, no input tree
+        return b""
     with open(os.path.join(case.data_dir, "input", rel), "rb") as fh:
         return fh.read()
 
@@ -447,8 +511,11 @@ def check_results(case: Case, out_file: str, count: int) -> tuple[bool, str]:
         import pyarrow.compute as pc
         import pyarrow.parquet as pq
         t = pq.read_table(os.path.join(case.data_dir, "metadata.parquet"))
-        want = (pc.sum(pc.less(t.column("int_0"), 1000)).as_py() if "int_0 <" in case.query
-                else pc.sum(pc.starts_with(t.column("str_2"), "k")).as_py())
+        if "int_0 <" in case.query:
+            bound = int(case.query.rsplit("<", 1)[1])
+            want = pc.sum(pc.less(t.column("int_0"), bound)).as_py()
+        else:
+            want = pc.sum(pc.starts_with(t.column("str_2"), "k")).as_py()
         return (count == want, "" if count == want else f"{count} rows, expected {want}")
     keys = read_lines(keys_file(case))
     got = read_lines(out_file) if os.path.exists(out_file) else []

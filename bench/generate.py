@@ -137,10 +137,12 @@ def write_geotiff(path: str, rng: np.random.Generator, index: int) -> int:
 
 
 def generate(out: str, samples: int, dist: str, depth: int, fanout: int, columns: int,
-             geotiff: bool, seed: int, csv: bool) -> dict:
+             geotiff: bool, seed: int, csv: bool, files: bool = True) -> dict:
     if samples < 1 or not 1 <= depth <= 4 or (depth > 1 and fanout < 1):
         raise SystemExit("need --samples >= 1, 1 <= --depth <= 4, --fanout >= 1")
     kind, lo, hi = parse_dist(dist)
+    if not files and (depth != 1 or geotiff or hi != 0):
+        raise SystemExit("--no-files is for flat zero-byte samples (--depth 1 --size-dist fixed:0)")
     root = os.path.join(out, "input")
     if os.path.exists(out):
         shutil.rmtree(out)
@@ -161,7 +163,7 @@ def generate(out: str, samples: int, dist: str, depth: int, fanout: int, columns
     crc: dict[str, int] = {}
     sums: dict[str, int] = {}
     zero = b""
-    for i, (p, size) in enumerate(zip(leaves, sizes.tolist())):
+    for i, (p, size) in enumerate(zip(leaves if files else [], sizes.tolist())):
         full = os.path.join(root, p)
         if geotiff:
             sums[p] = write_geotiff(full, rng_data, i)
@@ -179,9 +181,12 @@ def generate(out: str, samples: int, dist: str, depth: int, fanout: int, columns
     if csv:
         import pyarrow.csv as pacsv
         pacsv.write_csv(table, os.path.join(out, "metadata.csv"))
+    params = {"samples": samples, "size_dist": dist, "depth": depth, "fanout": fanout,
+              "columns": columns, "geotiff": geotiff, "seed": seed}
+    if not files:
+        params["files"] = False
     manifest = {
-        "params": {"samples": samples, "size_dist": dist, "depth": depth, "fanout": fanout,
-                   "columns": columns, "geotiff": geotiff, "seed": seed},
+        "params": params,
         "root_samples": samples,
         "total_samples": len(paths),
         "leaf_samples": len(leaves),
@@ -208,8 +213,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--geotiff", action="store_true", help="leaves are 256x256x4 uint16 ZSTD GeoTIFFs")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--csv", action="store_true", help="also write metadata.csv")
+    ap.add_argument("--no-files", action="store_true",
+                    help="only the metadata table: no input tree (flat zero-byte samples; the "
+                         "1M-row read fixtures, where a million empty files would only cost time)")
     a = ap.parse_args(argv)
-    m = generate(a.out, a.samples, a.size_dist, a.depth, a.fanout, a.columns, a.geotiff, a.seed, a.csv)
+    m = generate(a.out, a.samples, a.size_dist, a.depth, a.fanout, a.columns, a.geotiff, a.seed,
+                 a.csv, files=not a.no_files)
     print(json.dumps({k: m[k] for k in ("root_samples", "total_samples", "leaf_samples", "leaf_bytes")}))
     return 0
 

@@ -23,13 +23,14 @@ How each operation is run (seconds = what the report uses):
 Contract for build/bin/bench_reader (bench/tools/bench_reader.cpp):
   bench_reader MODE DATASET [--keys FILE] [--out FILE] [--query SQL] [--threads N]
     load           taco::load(DATASET) + data() materialized        (the load is timed)
-    sql            dataset.sql(QUERY) materialized                  (the dataset is opened first)
+    sql            dataset.sql(QUERY).data_raw(), every column      (the dataset is opened first)
     read-position  data().read(i) for each line i of FILE            --out: the gdal_vsi path per key
     read-id        data().read(id) for each line id of FILE          --out: the gdal_vsi path per key
     raw            read(i) + the sample's bytes + CRC-32             --out: "<crc32, 8 hex> <size>"
     decode         read(i) + GDAL open + read all bands, N threads   --out: sum of all uint16 pixels
     nav            read(id) down each '/'-separated id path          --out: the leaf's gdal_vsi path
-  stdout: one JSON object {"seconds": <timed section>, "count": <rows or keys>}; --out lines are
+  stdout: one JSON object {"seconds": <timed section>, "count": <rows or keys>, "cpu_seconds":
+  <CPU time of the timed section>}; --out lines are
   in key order; any failure exits non-zero.
 """
 from __future__ import annotations
@@ -132,13 +133,15 @@ def run_cli(case: common.Case, profile: str) -> dict:
         if create:
             ok, err = common.check_created(case, output)
             return dict(r, ok=ok, error=err, seconds=r["wall"])
+        cpu = r["cpu"]
         if reader:
             res = common.last_json(stdout)
             seconds, count = res.get("seconds", r["wall"]), res.get("count", -1)
+            cpu = res.get("cpu_seconds", cpu)
         else:
             seconds, count = r["wall"], count_rows(stdout)
         ok, err = common.check_results(case, out, count)
-        return dict(r, ok=ok, error=err, seconds=seconds, info={"count": count})
+        return dict(r, ok=ok, error=err, seconds=seconds, cpu=cpu, info={"count": count})
 
     res = common.measure(case, "tacocore", method, profile, attempt, warm_paths)
     res["samples"], res["bytes"] = common.work_size(case, m)

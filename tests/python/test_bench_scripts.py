@@ -61,3 +61,23 @@ def test_spacetime_benchmark_runs(tmp_path):
     doc = json.loads(proc.stdout)
     assert len(doc["cases"]) == 3
     assert all(c["same_rows"] and c["tacocore"]["rows"] > 0 for c in doc["cases"].values())
+
+
+def test_generate_no_files_writes_only_the_metadata(tmp_path):
+    """bench/generate.py --no-files (the 1M-row read fixtures of issue 15): the same metadata table
+    as with files, no input tree, and a refusal for inputs whose samples have bytes."""
+    gen = BENCH.parent / "generate.py"
+    common = ["--samples", "40", "--size-dist", "fixed:0", "--columns", "5", "--seed", "3"]
+    for out, extra in ((tmp_path / "with", []), (tmp_path / "without", ["--no-files"])):
+        proc = subprocess.run([sys.executable, str(gen), "--out", str(out), *common, *extra],
+                              capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+    assert len(os.listdir(tmp_path / "with" / "input")) == 40
+    assert os.listdir(tmp_path / "without" / "input") == []
+    assert ((tmp_path / "with" / "metadata.parquet").read_bytes()
+            == (tmp_path / "without" / "metadata.parquet").read_bytes())
+    manifest = json.loads((tmp_path / "without" / "manifest.json").read_text())
+    assert manifest["params"]["files"] is False and manifest["root_samples"] == 40
+    refused = subprocess.run([sys.executable, str(gen), "--out", str(tmp_path / "bytes"), "--samples", "4",
+                              "--size-dist", "fixed:4KiB", "--no-files"], capture_output=True, text=True, timeout=120)
+    assert refused.returncode != 0 and "--no-files is for flat zero-byte samples" in refused.stderr
