@@ -43,11 +43,14 @@ class Api:
     """The five names a run needs; the same names exist in the tacocore Python package."""
 
     def __init__(self, impl: str):
-        # pyarrow (and its Parquet module, which build_taco uses) is imported before the clock
-        # for both tools: tacotoolbox and tacoreader import it with themselves, while tacocore
-        # imports it only when a result is first turned into Arrow, which would otherwise put
-        # ~0.1 s of imports inside tacocore's timed section only (issue 15, docs/READER.md §9.1).
+        # pyarrow is imported before the clock for both tools: tacotoolbox and tacoreader import
+        # it with themselves, while tacocore imports it only when a result is first turned into
+        # Arrow, which would otherwise put ~0.1 s of imports inside tacocore's timed section only.
+        # pyarrow.dataset too: the first pq.read_table (build_taco's metadata table) imports it,
+        # ~0.24 s of CPU for tacocore against ~0.01 s for tacotoolbox, which has imported most of
+        # it already (issue 15, docs/READER.md §9.1).
         import pyarrow  # noqa: F401
+        import pyarrow.dataset  # noqa: F401
         import pyarrow.parquet  # noqa: F401
         if impl == "reference":
             common.offline_duckdb()
