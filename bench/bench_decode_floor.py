@@ -148,7 +148,9 @@ def write_report(r: dict, a) -> None:
             body.append(f"| {names[impl]} | {threads} | {x['wall']:.3f} ({x['wall_min_max'][0]:.3f}–"
                         f"{x['wall_min_max'][1]:.3f}) | {x['cpu']:.4f} ({x['cpu_min_max'][0]:.4f}–"
                         f"{x['cpu_min_max'][1]:.4f}) | {x['cpu'] / floor:.2f}× |")
-    body += ["", "Where the time goes: docs/READER.md, \"Where decode time goes\".", END]
+    body += ["", "Where the time goes: docs/READER.md §10. The Python 2-thread row (`read_arrays`) holds "
+             "every array it returns: fresh memory, so first-touch page faults that the "
+             "one-at-a-time loops do not pay.", END]
     path = os.path.join(common.REPO, "docs", "PERFORMANCE.md")
     text = open(path).read() if os.path.exists(path) else ""
     if BEGIN in text and END in text:

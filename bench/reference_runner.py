@@ -110,7 +110,7 @@ def child(spec: dict) -> dict:
     if op in ("decode", "decode_first"):
         # numpy (the pixel-sum check) is imported before the clock: tacoreader imports it at its
         # own import, tacocore does not, and its ~0.25 s import inside the clock was most of
-        # tacocore-py's decode rows (docs/READER.md, "Where decode time goes").
+        # tacocore-py's decode rows (docs/READER.md §10).
         import numpy as np
     if op == "decode_first":
         # The first pixels after load(), nothing of GDAL warmed by this process beforehand: the

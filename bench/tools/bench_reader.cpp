@@ -219,7 +219,7 @@ int run_mode(const ModeArgs& a) {
         // Each raster is decoded into its thread's buffer, summed and dropped, as the
         // reference's loop does: holding all of them (decode_many) made this row pay 12,800
         // first-touch page faults for 100 x 512 KiB, ~25 ms of CPU that is not decoding
-        // (docs/READER.md, "Where decode time goes").
+        // (docs/READER.md §10).
         std::vector<std::string> paths;
         for (int64_t p : positions) paths.push_back(vsi_of(df.read(p)));
         results.resize(paths.size());
