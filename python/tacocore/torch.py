@@ -143,8 +143,8 @@ class _Reader:
         bands, height, width, dtype = shape
         batch = _empty((len(indices), bands, height, width), _DTYPES[dtype],
                        shared=get_worker_info() is not None)
-        # The probe loop stopped at the first sample that opens: every later slot is still to do,
-        # a contiguous run of the batch buffer.
+        # The probe loop stopped at the first sample that opens (or did not run: slot 0): every
+        # later slot is still to do, a contiguous run of the batch buffer.
         first = next(k for k, p in enumerate(paths) if p is not None)
         todo = range(first, len(paths))
         failures = {first + k: message for k, message in _core.decode_batch_into(
