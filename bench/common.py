@@ -38,11 +38,11 @@ class Case:
     scenario: int             # 1..7, the issue's scenario number
     title: str                # human description, sizes included
     op: str                   # create_zip | create_folder | load | sql | read_position | read_id
-                              # | raw | decode | nav
+                              # | raw | decode | decode_first | nav
     data: dict                # generate.py parameters
     keys: int = 0             # random keys (read/raw/decode/nav)
     query: str = ""           # sql cases
-    threads: int = 1          # decode cases
+    threads: int = 1          # decode and raw cases
     fixture: bool = False     # reads a ZIP made once from `data` by the reference writer
 
     @property
@@ -92,6 +92,7 @@ def cases(profile: str) -> list[Case]:
     n10k = pick(30, 10_000, 10_000)
     n1m = pick(50, 100_000, 1_000_000)
     keys = pick(10, 1_000, 10_000)
+    raw2 = pick(10, 10_000, 10_000)    # issue 15: 10,000 read_bytes from one dataset on 2 threads
     tifs = pick(4, 100, 1_000)
     million = pick(50, 1_000_000, 1_000_000)  # issue 15's 1M-row rows, in the quick profile too
     roots = pick(4, 100, 1_000)
@@ -129,6 +130,11 @@ def cases(profile: str) -> list[Case]:
              "decode", d_tif, keys=tifs, threads=1, fixture=True),
         Case("decode_t2", 6, f"GDAL decode of {tifs:,} GeoTIFFs (256x256x4 uint16 ZSTD), 2 threads",
              "decode", d_tif, keys=tifs, threads=2, fixture=True),
+        # Issue 15's new read rows: the cold first decode, and read_bytes from threads.
+        Case("decode_first", 6, "first decode after load() (GDAL cold: its first open in the process)",
+             "decode_first", d_tif, keys=1, fixture=True),
+        Case("raw_bytes_t2", 6, f"bytes of {raw2:,} random 4 KiB samples of one dataset, 2 threads",
+             "raw", d_small, keys=raw2, threads=2, fixture=True),
         Case("nav_3level", 7, f"{nav_keys:,} random leaf paths, {roots:,} x 4 x 4 tree",
              "nav", gen(roots, "fixed:1KiB", depth=3, fanout=4), keys=nav_keys, fixture=True),
     ]
@@ -409,7 +415,7 @@ def work_size(case: Case, m: dict) -> tuple[int, int]:
         return m["total_samples"], m["leaf_bytes"]
     if case.op in ("load", "sql"):
         return m["root_samples"], 0
-    if case.op == "decode":
+    if case.op in ("decode", "decode_first"):
         return case.keys, case.keys * 256 * 256 * 4 * 2                # decoded pixel bytes
     if case.op == "raw":
         root, n = os.path.join(case.data_dir, "input"), m["root_samples"]
@@ -532,7 +538,7 @@ def check_results(case: Case, out_file: str, count: int) -> tuple[bool, str]:
             if int(crc, 16) != m["crc32"][rel] or int(size) != len(input_bytes(case, rel)):
                 return False, f"sample {rel}: got crc {crc} size {size}"
         return True, ""
-    if case.op == "decode":
+    if case.op in ("decode", "decode_first"):
         for k, line in zip(keys, got):
             if int(line) != m["pixel_sums"][rel_of(k)]:
                 return False, f"sample {rel_of(k)}: pixel sum {line}"

@@ -17,7 +17,10 @@ Timed section per operation:
   load                        tacoreader.load(zip) + .data (level 0 materialized)
   sql                         ds.sql(query) materialized (the dataset is already loaded)
   read_position / read_id     ds.data.read(key) for every key -> gdal_vsi path
-  raw                         read(key) + GDAL VSIFOpenL/VSIFReadL of the sample + CRC-32
+  raw                         read(key) + GDAL VSIFOpenL/VSIFReadL of the sample + CRC-32 (1 or N threads);
+                              tacocore: df.read_bytes(key) + CRC-32 (its own API, what the C++ row times)
+  decode_first                the first decode after load(): gdal.Open + ReadRaster of one key (the
+                              reference), read_array (tacocore); GDAL not used before in the process
   decode                      read(key) + gdal.Open + ReadRaster of all bands (1 or N threads)
   nav                         df.read(id) three levels down for every leaf path
 """
@@ -114,25 +117,55 @@ def child(spec: dict) -> dict:
                 "cpu_seconds": time.process_time() - c0}
     df = ds.data
     keys = common.read_lines(spec["keys"])
-    if op in ("read_position", "raw", "decode"):
+    if op in ("read_position", "raw", "decode", "decode_first"):
         keys = [int(k) for k in keys]
+    if op in ("decode", "decode_first"):
+        # numpy (the pixel-sum check) is imported before the clock: tacoreader imports it at its
+        # own import, tacocore does not, and its ~0.25 s import inside the clock was most of
+        # tacocore-py's decode rows (docs/READER.md §10).
+        import numpy as np
+    if op == "decode_first":
+        # The first pixels after load(), nothing of GDAL warmed by this process beforehand: the
+        # reference decodes with GDAL's Python bindings (importing them is on the clock, unless
+        # tacoreader already did at its own import), tacocore with its read_array.
+        t0 = time.perf_counter()
+        if hasattr(df, "read_array"):
+            out = [str(int(df.read_array(keys[0]).sum(dtype=np.uint64)))]
+        else:
+            from osgeo import gdal
+            gdal.UseExceptions()
+            g = gdal.Open(df.read(keys[0]))
+            out = [str(int(np.frombuffer(g.ReadRaster(), np.uint16).sum(dtype=np.uint64)))]
+        seconds = time.perf_counter() - t0
+        with open(spec["out"], "w") as fh:
+            fh.write("\n".join(out) + "\n")
+        return {"seconds": seconds, "count": len(out)}
     from osgeo import gdal
     gdal.UseExceptions()
+    native_bytes = hasattr(df, "read_bytes")
     out: list = []
     c0, t0 = time.process_time(), time.perf_counter()
     if op in ("read_position", "read_id"):
         out = [df.read(k) for k in keys]
     elif op == "raw":
-        for k in keys:
+        def raw(k):
+            if native_bytes:  # tacocore: the package's own read_bytes, as the C++ row's
+                data = df.read_bytes(k)
+                return f"{zlib.crc32(data):08x} {len(data)}"
             p = df.read(k)
             size = gdal.VSIStatL(p).size
             f = gdal.VSIFOpenL(p, "rb")
             data = gdal.VSIFReadL(1, size, f)
             gdal.VSIFCloseL(f)
-            out.append(f"{zlib.crc32(data):08x} {len(data)}")
-    elif op == "decode":
-        import numpy as np
+            return f"{zlib.crc32(data):08x} {len(data)}"
 
+        if spec["threads"] == 1:
+            out = [raw(k) for k in keys]
+        else:  # one dataset shared by the threads, as a data loader would
+            from concurrent.futures import ThreadPoolExecutor
+            with ThreadPoolExecutor(spec["threads"]) as pool:
+                out = list(pool.map(raw, keys))
+    elif op == "decode":
         def decode(k):
             g = gdal.Open(df.read(k))
             return str(int(np.frombuffer(g.ReadRaster(), np.uint16).sum(dtype=np.uint64)))

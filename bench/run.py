@@ -270,7 +270,8 @@ KEPT_SECTIONS = [("<!-- remote-benchmark:begin -->", "<!-- remote-benchmark:end 
                  ("<!-- training:begin -->", "<!-- training:end -->"),
                  ("<!-- convert:begin -->", "<!-- convert:end -->"),
                  ("<!-- spacetime:begin -->", "<!-- spacetime:end -->"),
-                 ("<!-- issue15:begin -->", "<!-- issue15:end -->")]
+                 ("<!-- issue15:begin -->", "<!-- issue15:end -->"),
+                 ("<!-- decode-floor:begin -->", "<!-- decode-floor:end -->")]
 
 
 def kept_sections(path: str) -> list[str]:

@@ -26,8 +26,9 @@ Contract for build/bin/bench_reader (bench/tools/bench_reader.cpp):
     sql            dataset.sql(QUERY).data_raw(), every column      (the dataset is opened first)
     read-position  data().read(i) for each line i of FILE            --out: the gdal_vsi path per key
     read-id        data().read(id) for each line id of FILE          --out: the gdal_vsi path per key
-    raw            read(i) + the sample's bytes + CRC-32             --out: "<crc32, 8 hex> <size>"
+    raw            read(i) + the sample's bytes + CRC-32, N threads  --out: "<crc32, 8 hex> <size>"
     decode         read(i) + GDAL open + read all bands, N threads   --out: sum of all uint16 pixels
+    decode-first   the first key only, GDAL cold (first read_array)  --out: its pixel sum
     nav            read(id) down each '/'-separated id path          --out: the leaf's gdal_vsi path
   stdout: one JSON object {"seconds": <timed section>, "count": <rows or keys>, "cpu_seconds":
   <CPU time of the timed section>}; --out lines are
@@ -47,7 +48,7 @@ import reference_runner  # noqa: E402
 
 BIN = os.environ.get("TACOCORE_BIN_DIR", os.path.join(common.REPO, "build", "bin"))
 MODES = {"load": "load", "sql": "sql", "read_position": "read-position", "read_id": "read-id",
-         "raw": "raw", "decode": "decode", "nav": "nav"}
+         "raw": "raw", "decode": "decode", "decode_first": "decode-first", "nav": "nav"}
 
 
 def available(name: str, *sub: str) -> tuple[str | None, str]:
@@ -122,7 +123,7 @@ def run_cli(case: common.Case, profile: str) -> dict:
                 cmd += ["--keys", common.keys_file(case)]
             if case.op == "sql":
                 cmd += ["--query", case.query]
-            if case.op == "decode":
+            if case.op in ("decode", "raw"):
                 cmd += ["--threads", str(case.threads)]
         else:
             query = case.query or "SELECT * FROM data"

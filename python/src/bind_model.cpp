@@ -11,6 +11,7 @@
 #include "format/collection_parse.hpp"
 #include "io/cancel.hpp"
 #include "metadata/level_tables.hpp"
+#include "model/model_codec.hpp"
 #include "py_common.hpp"
 #include "taco/collection.hpp"
 #include "taco/errors.hpp"
@@ -141,7 +142,17 @@ void bind_model(nb::module_& m) {
                     out.emplace_back(f.name, f.value.type().arrow_name());
                 return out;
             },
-            "[(field, Arrow type name)] of the extension fields, in order.");
+            "[(field, Arrow type name)] of the extension fields, in order.")
+        // Pickling (Dask workers, multiprocessing): the whole sample with exact value types.
+        .def("__getstate__",
+             [](const Sample& s) {
+                 const std::string state = model::encode_sample(s);
+                 return nb::bytes(state.data(), state.size());
+             })
+        .def("__setstate__", [](Sample& self, nb::bytes state) {
+            new (&self) Sample(model::decode_sample(std::string_view(state.c_str(), state.size()),
+                                                    "pickled Sample"));
+        });
 
     nb::class_<Tortilla>(m, "Tortilla", "Samples sharing one metadata schema.")
         .def(nb::new_(
@@ -171,7 +182,16 @@ void bind_model(nb::module_& m) {
                      "Number of levels including this one (1 when every sample is a FILE).")
         .def_prop_ro("total_size", &Tortilla::total_size, "Bytes of every FILE in the tree.")
         .def("with_columns", &with_columns, "columns"_a,
-             "A new Tortilla whose samples gain the given columns (one value per sample).");
+             "A new Tortilla whose samples gain the given columns (one value per sample).")
+        .def("__getstate__",
+             [](const Tortilla& t) {
+                 const std::string state = model::encode_tortilla(t);
+                 return nb::bytes(state.data(), state.size());
+             })
+        .def("__setstate__", [](Tortilla& self, nb::bytes state) {
+            new (&self) Tortilla(model::decode_tortilla(
+                std::string_view(state.c_str(), state.size()), "pickled Tortilla"));
+        });
 
     nb::class_<Taco>(m, "Taco",
                      "A root Tortilla plus COLLECTION metadata, validated (ids, schema, PIT).")

@@ -89,6 +89,15 @@ class Sample:
     def __repr__(self) -> str:
         return f"Sample(id={self.id!r}, type={self.type!r}, size={self.size}, fields={list(self.metadata)})"
 
+    # Pickling (Dask, multiprocessing): the native sample carries everything, its FOLDER
+    # children included, so the Tortilla wrapper is not pickled a second time.
+    def __getstate__(self) -> dict:
+        return {"native": self._native}
+
+    def __setstate__(self, state: dict) -> None:
+        self._native = state["native"]
+        self._tortilla = None
+
 
 class Tortilla:
     """Samples sharing one metadata schema: ``Tortilla(samples, pad_to=None, strict_schema=True)``."""
@@ -179,6 +188,16 @@ class Taco:
     def collection(self) -> dict:
         """The COLLECTION.json document this dataset will be written with."""
         return json.loads(self._native.collection_json())
+
+    # Pickling: the validated root tree (the native one: a Tortilla extended after this Taco was
+    # made does not count) and the COLLECTION fields; unpickling validates again.
+    def __getstate__(self) -> dict:
+        return {"root": self._native.tortilla, "fields": self._fields}
+
+    def __setstate__(self, state: dict) -> None:
+        self._native = _core.Taco(state["root"], json.dumps(state["fields"]))
+        self.tortilla = Tortilla._wrap(state["root"])
+        self._fields = state["fields"]
 
 
 def create(taco: Taco, output: Union[str, os.PathLike], output_format: str = "auto", overwrite: bool = False,

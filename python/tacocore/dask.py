@@ -28,6 +28,7 @@ except ImportError as _exc:  # pragma: no cover - depends on the environment
 
 from . import _core
 from ._reader import TacoDataset
+from ._toolbox import Taco
 
 __all__ = ["to_dask", "create"]
 
@@ -116,16 +117,8 @@ def _directory_tree(source: str, metadata: str, key: str, pad_to: int) -> Any:
     return _core.directory_tortilla(source, metadata, key, pad_to)
 
 
-def _write_part(spec: dict, name: str, positions: List[int], ids: List[str], staging: str,
-                prepare: Optional[Callable]) -> dict:
-    """One task: builds the part's dataset from the inputs where they are and writes it at
-    `staging` (a hidden name beside the output). Runs on a worker. Does nothing once another
-    part has failed (the client then leaves an abort marker beside the output)."""
-    start = time.perf_counter()
-    if os.path.exists(spec["abort"]):
-        return {"name": name, "staging": None, "aborted": True}
-    if prepare is not None:
-        prepare(name, ids)
+def _directory_part(spec: dict, name: str, positions: List[int], ids: List[str]) -> list:
+    """The part's samples out of the source directory, listed again on the worker."""
     tree = _directory_tree(spec["source"], spec["metadata"], spec["key"], spec["pad_to"])
     samples = tree.samples
     picked = []
@@ -136,6 +129,25 @@ def _write_part(spec: dict, name: str, positions: List[int], ids: List[str], sta
                 f"{expected!r} is not at position {position}); the input directory must be the "
                 "same shared storage for the client and every worker")
         picked.append(samples[position])
+    return picked
+
+
+def _write_part(spec: dict, name: str, positions: List[int], ids: List[str], staging: str,
+                prepare: Optional[Callable], shipped: Optional[bytes] = None) -> dict:
+    """One task: builds the part's dataset from the inputs where they are and writes it at
+    `staging` (a hidden name beside the output). Runs on a worker. The samples are either
+    listed from the source directory (`positions`/`ids`) or `shipped`: the part's samples of a
+    Taco, pickled with the task (FILE samples as their paths, which the worker must see, or
+    their in-memory bytes). Does nothing once another part has failed (the client then leaves
+    an abort marker beside the output)."""
+    start = time.perf_counter()
+    if os.path.exists(spec["abort"]):
+        return {"name": name, "staging": None, "aborted": True}
+    if prepare is not None:
+        prepare(name, ids)
+    # Unpickled here, not by Dask: a FILE the worker cannot see then fails the task with the
+    # error naming it (Dask would only report that the task could not be deserialized).
+    picked = pickle.loads(shipped) if shipped is not None else _directory_part(spec, name, positions, ids)
     listed = time.perf_counter()
     fields = dict(spec["fields"])
     fields.pop("extent", None)  # each part computes its own, as the single-process create does
@@ -171,7 +183,7 @@ def _group_columns(group_by: Optional[Union[str, Sequence[str]]]) -> List[str]:
     raise _core.TacoSchemaError(f"group_by must be a column name or a non-empty list of names, not {group_by!r}")
 
 
-def create(source: Union[str, os.PathLike], output: Union[str, os.PathLike], client: Any = None,
+def create(source: Union[str, os.PathLike, Taco], output: Union[str, os.PathLike], client: Any = None,
            split_size: Optional[Union[str, int]] = None,
            group_by: Optional[Union[str, Sequence[str]]] = None, *,
            metadata: Optional[Union[str, os.PathLike]] = None, key: str = "path",
@@ -183,7 +195,10 @@ def create(source: Union[str, os.PathLike], output: Union[str, os.PathLike], cli
 
     ``source`` is a directory, as ``taco create --from`` reads it (files become FILE samples,
     sub-directories FOLDER samples; ``metadata`` a CSV/Parquet/JSON table joined on ``key``;
-    ``pad_to``). ``split_size``/``group_by`` cut the level-0 samples into parts exactly as
+    ``pad_to``), or a ``Taco`` built in this process: its root samples are pickled into the
+    tasks of their parts (FILE samples travel as their paths, which every worker must see;
+    in-memory bytes travel with the task) and its COLLECTION fields are used as they are
+    (``collection``, ``metadata``, ``key`` and ``pad_to`` are then refused). ``split_size``/``group_by`` cut the level-0 samples into parts exactly as
     ``tacocore.create`` does (same names, same contents); ``collection`` holds the COLLECTION
     fields (``id`` defaults to the output's name, ``dataset_version`` to "1.0.0"). The client
     lists the directory and plans the parts; each worker lists it again (once per process),
@@ -205,16 +220,28 @@ def create(source: Union[str, os.PathLike], output: Union[str, os.PathLike], cli
     import distributed
 
     t0 = time.perf_counter()
-    source, output = os.fspath(source), Path(os.fspath(output)).absolute()
-    if not os.path.isdir(source):
-        raise _core.TacoIOError(f"{source}: not a directory (create reads the samples from a directory)")
-    spec = {"source": os.path.abspath(source), "metadata": os.fspath(metadata) if metadata else "",
-            "key": key, "pad_to": int(pad_to or 0),
-            "fields": _collection_fields(output, collection), "compression_level": compression_level}
-    if spec["metadata"]:
-        spec["metadata"] = os.path.abspath(spec["metadata"])
-    tree = _core.directory_tortilla(spec["source"], spec["metadata"], key, spec["pad_to"])
-    taco = _core.Taco(tree, json.dumps(spec["fields"]))
+    output = Path(os.fspath(output)).absolute()
+    if isinstance(source, Taco):
+        given = [n for n, v in (("collection", collection), ("metadata", metadata), ("pad_to", pad_to))
+                 if v is not None] + (["key"] if key != "path" else [])
+        if given:
+            raise _core.TacoSchemaError(
+                f"distributed create from a Taco: {', '.join(given)} belong(s) to a directory "
+                "source; a Taco already holds its samples' metadata and COLLECTION fields")
+        spec = {"source": None, "fields": dict(source._fields), "compression_level": compression_level}
+        taco = source._native
+        tree = taco.tortilla
+    else:
+        source = os.fspath(source)
+        if not os.path.isdir(source):
+            raise _core.TacoIOError(f"{source}: not a directory (create reads the samples from a directory)")
+        spec = {"source": os.path.abspath(source), "metadata": os.fspath(metadata) if metadata else "",
+                "key": key, "pad_to": int(pad_to or 0),
+                "fields": _collection_fields(output, collection), "compression_level": compression_level}
+        if spec["metadata"]:
+            spec["metadata"] = os.path.abspath(spec["metadata"])
+        tree = _core.directory_tortilla(spec["source"], spec["metadata"], key, spec["pad_to"])
+        taco = _core.Taco(tree, json.dumps(spec["fields"]))
     plan = _core.plan_parts(taco, os.fspath(output), "" if split_size is None else str(split_size),
                             _group_columns(group_by))
     samples = tree.samples
@@ -242,8 +269,10 @@ def create(source: Union[str, os.PathLike], output: Union[str, os.PathLike], cli
     t_cluster = time.perf_counter()
     results: List[dict] = []
     try:
+        shipping = spec["source"] is None
         futures = [client.submit(_write_part, spec, name, list(positions),
                                  [samples[p].id for p in positions], staged[k], prepare,
+                                 pickle.dumps([samples[p] for p in positions]) if shipping else None,
                                  key=f"tacocore-part-{name}-{token}", pure=False, retries=0)
                    for k, (name, positions) in enumerate(plan)]
         try:

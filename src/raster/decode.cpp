@@ -94,6 +94,10 @@ std::string describe(const RasterShape& s) {
 
 }  // namespace
 
+void register_drivers() {
+    ensure_gdal();
+}
+
 RasterShape probe(const std::string& path) {
     DatasetHandle ds = open_raster(path);
     return shape_of(ds.h, path);
@@ -107,6 +111,14 @@ void decode_into(const std::string& path, const RasterShape& expect, void* dst) 
                       describe(expect) + " like the rest of the batch");
     }
     read_pixels(ds.h, s, path, dst);
+}
+
+RasterShape decode_reusing(const std::string& path, std::vector<uint8_t>& buffer) {
+    DatasetHandle ds = open_raster(path);
+    const RasterShape s = shape_of(ds.h, path);
+    if (buffer.size() != s.bytes()) buffer.resize(s.bytes());
+    read_pixels(ds.h, s, path, buffer.data());
+    return s;
 }
 
 Raster decode(const std::string& path) {

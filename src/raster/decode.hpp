@@ -27,6 +27,11 @@ struct RasterShape {
     }
 };
 
+/// Registers GDAL's drivers (and routes its messages) once per process; every open below calls
+/// it. Costs ~20 ms of CPU on first use (GDALAllRegister), which `from osgeo import gdal` pays at
+/// import: a benchmark that compares decode times calls it before its clock starts.
+void register_drivers();
+
 /// Opens `path` and reads its shape and pixel type only (no pixel is decoded). Throws IoError
 /// naming the path when GDAL cannot open it or the pixel type has no numpy equivalent.
 RasterShape probe(const std::string& path);
@@ -35,6 +40,11 @@ RasterShape probe(const std::string& path);
 /// order): the preallocated-buffer form of decode(), used to fill one slot of a batch. Throws
 /// IoError naming the path, and what was expected, when its shape or type differs from `expect`.
 void decode_into(const std::string& path, const RasterShape& expect, void* dst);
+
+/// Decodes `path` into `buffer`, resized to the raster's bytes (grown only when it is smaller:
+/// a loop over same-shaped samples reuses one allocation, without the first-touch page faults
+/// and zero-fill a fresh buffer per sample costs). Returns the shape; throws as decode().
+RasterShape decode_reusing(const std::string& path, std::vector<uint8_t>& buffer);
 
 /// Decodes every band of the raster at `path` (any GDAL path, e.g. a /vsisubfile/ from read()).
 /// Throws IoError naming the path when GDAL cannot open or read it.

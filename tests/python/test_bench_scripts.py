@@ -81,3 +81,18 @@ def test_generate_no_files_writes_only_the_metadata(tmp_path):
     refused = subprocess.run([sys.executable, str(gen), "--out", str(tmp_path / "bytes"), "--samples", "4",
                               "--size-dist", "fixed:4KiB", "--no-files"], capture_output=True, text=True, timeout=120)
     assert refused.returncode != 0 and "--no-files is for flat zero-byte samples" in refused.stderr
+def test_decode_floor_benchmark_runs(tmp_path):
+    """bench/bench_decode_floor.py at the tiny profile: every decoder returns the right pixel sums
+    (the script asserts them) and each row carries wall and CPU seconds."""
+    repo = BENCH.parents[1]
+    build = pathlib.Path(os.environ.get("TACO_BUILD_DIR", repo / "build"))
+    if not (build / "bin" / "bench_reader").exists():
+        pytest.skip("bench_reader not built")
+    proc = subprocess.run([sys.executable, str(repo / "bench" / "bench_decode_floor.py"), "--profile", "tiny",
+                           "--runs", "1", "--out", str(tmp_path)], capture_output=True, text=True, timeout=600,
+                          env=dict(os.environ, TACOCORE_BIN_DIR=str(build / "bin")))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    doc = json.loads(proc.stdout)
+    assert set(doc["rows"]) == {f"{impl}_t{t}" for impl in ("floor", "reference", "tacocore", "tacocore-py")
+                                for t in (1, 2)}
+    assert all(r["wall"] > 0 and r["cpu"] > 0 for r in doc["rows"].values())

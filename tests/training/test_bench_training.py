@@ -24,4 +24,6 @@ def test_training_benchmark_runs(tmp_path, taco_bin):
     doc = json.loads(proc.stdout)
     assert set(doc["loader_samples_per_s"]) == {"tacocore_2w", "tacocore_1w", "reference_2w", "reference_held_2w"}
     assert all(v > 0 for v in doc["loader_samples_per_s"].values())
+    assert set(doc["loader_cpu_ms_per_sample"]) == set(doc["loader_samples_per_s"])
+    assert all(v > 0 for v in doc["loader_cpu_ms_per_sample"].values())
     assert doc["create"]["taco_create_s"] > 0 and len(doc["create"]["task_seconds"]) == 8

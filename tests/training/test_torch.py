@@ -173,6 +173,21 @@ def test_level_one_serves_the_children(nested_zip):
         TacoDataset(path, level=2)
 
 
+def test_a_batch_of_another_shape_than_the_last_is_decoded_whole(nested_zip):
+    """The dataset remembers the last batch's shape (no probe per batch): a batch where no
+    sample has it (level 1 alternates 3-band images and 1-band labels) is decoded again with its
+    own shape, every pixel right and nothing counted as skipped."""
+    path, truth = nested_zip
+    ds = TacoDataset(path, level=1, on_error="skip")
+    items = [ds.__getitems__([i])[0] for i in range(len(ds))]
+    assert [tuple(x["data"].shape) for x in items[:4]] == [(3, 16, 16), (1, 16, 16)] * 2
+    for i, x in enumerate(items):
+        np.testing.assert_array_equal(x["data"].numpy(), truth[(f"s{i // 2}", x["id"])])
+    pairs = ds.__getitems__([0, 1, 2])  # one batch, two shapes: the odd one decoded alone
+    assert [tuple(x["data"].shape) for x in pairs] == [(3, 16, 16), (1, 16, 16), (3, 16, 16)]
+    assert ds.skipped == 0
+
+
 def test_transform_runs_in_the_worker(raster_zip, rasters):
     _, truth = rasters
 
