@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "ext/descriptions.hpp"
 #include "model/pit.hpp"
 
 namespace taco::metadata {
@@ -62,7 +63,9 @@ const std::string& column_description(const std::string& name) {
     };
     static const std::string empty;
     auto it = texts.find(name);
-    return it == texts.end() ? empty : it->second;
+    if (it != texts.end()) return it->second;
+    const std::string* ext = ext::column_description(name);  // stac:*, istac:*, scaling:*, split
+    return ext ? *ext : empty;
 }
 
 }  // namespace taco::metadata
