@@ -2,12 +2,44 @@
 // extension columns (its get_field_descriptions(), tacotoolbox 0.x sample/extensions/*.py), so
 // a dataset written by tacocore carries the same text.
 #include <map>
+#include <vector>
 
 #include "ext/descriptions.hpp"
 
 namespace taco::ext {
 
-const std::string* column_description(const std::string& name) {
+namespace {
+
+// Each extension's columns (tacotoolbox get_schema()).
+const std::vector<std::vector<std::string>>& groups() {
+    static const std::vector<std::vector<std::string>> g = {
+        {"stac:crs", "stac:tensor_shape", "stac:geotransform", "stac:time_start", "stac:centroid",
+         "stac:time_end", "stac:time_middle"},
+        {"istac:crs", "istac:geometry", "istac:time_start", "istac:time_end", "istac:time_middle",
+         "istac:centroid"},
+        {"scaling:scale_factor", "scaling:scale_offset", "scaling:padding"},
+        {"split"},
+    };
+    return g;
+}
+
+bool has(const std::vector<ColumnType>& level, const std::string& name) {
+    for (const auto& c : level)
+        if (c.name == name) return true;
+    return false;
+}
+
+}  // namespace
+
+const std::string* column_description(const std::string& name,
+                                      const std::vector<ColumnType>& level) {
+    for (const auto& group : groups()) {
+        bool member = false;
+        for (const auto& n : group) member = member || n == name;
+        if (!member) continue;
+        for (const auto& n : group)
+            if (!has(level, n)) return nullptr;
+    }
     static const std::map<std::string, std::string> texts = {
         {"stac:crs", "Coordinate reference system (WKT2, EPSG, or PROJ)"},
         {"stac:tensor_shape", "Raster dimensions [bands, height, width]"},

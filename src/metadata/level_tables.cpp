@@ -2,7 +2,6 @@
 
 #include <map>
 
-#include "ext/descriptions.hpp"
 #include "model/pit.hpp"
 
 namespace taco::metadata {
@@ -63,9 +62,7 @@ const std::string& column_description(const std::string& name) {
     };
     static const std::string empty;
     auto it = texts.find(name);
-    if (it != texts.end()) return it->second;
-    const std::string* ext = ext::column_description(name);  // stac:*, istac:*, scaling:*, split
-    return ext ? *ext : empty;
+    return it == texts.end() ? empty : it->second;
 }
 
 }  // namespace taco::metadata

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ext/descriptions.hpp"
 #include "model/extent.hpp"
 #include "model/time_format.hpp"
 #include "model/wkb.hpp"
@@ -269,4 +270,20 @@ TEST(Extensions, LongitudeArcUnionsIntervals) {
     std::tie(w, e) = model::longitude_arc({{170, -170}, {-175, -160}});
     EXPECT_DOUBLE_EQ(w, 170);
     EXPECT_DOUBLE_EQ(e, -160);
+}
+
+TEST(Extensions, FieldDescriptionsOnlyForAWholeExtension) {
+    Sample s = Sample::bytes("a", "x");
+    ext::extend(s, utm_stac());
+    std::vector<ColumnType> full;
+    for (const auto& f : s.fields()) full.push_back({f.name, f.value.type()});
+    const std::string* d = ext::column_description("stac:centroid", full);
+    ASSERT_TRUE(d);
+    EXPECT_EQ(*d, "Center point in EPSG:4326 (WKB)");
+    // A lone centroid (from a dict or a table): tacotoolbox writes no description either.
+    std::vector<ColumnType> lone = {{"stac:centroid", DataType::binary()},
+                                    {"stac:time_start", DataType::timestamp()}};
+    EXPECT_EQ(ext::column_description("stac:centroid", lone), nullptr);
+    EXPECT_EQ(ext::column_description("cloud", full), nullptr);
+    EXPECT_NE(ext::column_description("split", {{"split", DataType::string()}}), nullptr);
 }
