@@ -36,6 +36,9 @@ from ._collection import create_tacocat, create_tacollection
 from ._convert import convert, export, folder2zip, generate_html, generate_markdown, zip2folder
 from . import datamodel  # tacotoolbox's layout: tacocore.datamodel.Sample is tacocore.Sample
 from . import schema  # tacoreader's layout: tacocore.schema.PITSchema
+from . import sample, taco  # tacotoolbox's layout: tacocore.sample.extensions.stac.STAC, ...
+from ._extensions import (ISTAC, STAC, LabelClass, Labels, OpticalData, Publication, Publications, Scaling,
+                          SpectralBand, Split, SplitStrategy)
 from ._spatial import register_installed_extension as _register_spatial
 
 _register_spatial()  # ST_* in sql() when duckdb-ext-spatial is installed
@@ -76,6 +79,8 @@ __all__ = [
     "generate_html",
     "datamodel",
     "schema",
+    "STAC", "ISTAC", "Scaling", "Split",
+    "OpticalData", "SpectralBand", "Labels", "LabelClass", "Publications", "Publication", "SplitStrategy",
     "TacoError",
     "TacoFormatError",
     "TacoSchemaError",

@@ -72,8 +72,19 @@ class Sample:
         """Extension fields as a dict, in insertion order."""
         return self._native.fields()
 
-    def extend_with(self, fields: Union[dict, Any]) -> "Sample":
-        """Adds extension fields from a dict (or a pydantic model / object with ``model_dump``)."""
+    def extend_with(self, fields: Union[dict, Any], name: Optional[str] = None) -> "Sample":
+        """Adds extension fields: an extension (``STAC``, ``ISTAC``, ``Scaling``, ``Split``, or
+        tacotoolbox's own extension objects), a one-row pyarrow Table (its column types kept,
+        nulls included), a dict, or a pydantic model / object with ``model_dump``."""
+        from . import _extensions
+        if isinstance(fields, _extensions.SampleExtension):
+            fields._apply(self._native)
+            return self
+        if _is_toolbox_extension(fields):  # tacotoolbox's SampleExtension: ext(sample) -> Table
+            fields = fields(self)
+        if type(fields).__module__.startswith("pyarrow") and hasattr(fields, "num_rows"):
+            _arrow_fields(self._native.id, fields).apply(self._native)
+            return self
         for key, value in _as_dict(fields, "extend_with").items():
             self._native.set(key, value)
         return self
@@ -178,6 +189,28 @@ class Taco:
         self.tortilla = tortilla
         self._fields = fields
 
+    def extend_with(self, extension: Any) -> "Taco":
+        """Adds TACO-level keys to COLLECTION.json: an extension (``OpticalData``, ``Labels``,
+        ``Publications``, ``SplitStrategy`` or tacotoolbox's own), a one-row pyarrow Table, a dict
+        or a pydantic model — as tacotoolbox's ``Taco.extend_with``."""
+        from . import _extensions
+        if isinstance(extension, _extensions.TacoExtension):
+            data = extension.to_dict()
+        elif _is_toolbox_extension(extension):
+            data = _first_row(extension(self), "Taco.extend_with")
+        elif type(extension).__module__.startswith("pyarrow") and hasattr(extension, "num_rows"):
+            data = _first_row(extension, "Taco.extend_with")
+        else:
+            data = _as_dict(extension, "Taco.extend_with")
+        fields = dict(self._fields)
+        for key, value in data.items():
+            if key in _COLLECTION_FIELDS:
+                raise _core.TacoSchemaError(f"Taco.extend_with: '{key}' is a core COLLECTION field, not an extension")
+            fields[key] = _jsonable(value)
+        self._native = _core.Taco(self.tortilla._native, json.dumps(fields))
+        self._fields = fields
+        return self
+
     def __getattr__(self, name: str) -> Any:
         fields = self.__dict__.get("_fields", {})
         if name in fields:
@@ -250,6 +283,30 @@ def _as_dict(obj: Any, what: str) -> dict:
     if hasattr(obj, "__dict__"):
         return {k: v for k, v in vars(obj).items() if not k.startswith("_")}
     raise _core.TacoSchemaError(f"{what}: expected a dict, not {type_name(obj)}")
+
+
+def _is_toolbox_extension(obj: Any) -> bool:
+    """tacotoolbox's SampleExtension / TacoExtension: pydantic models called to get a Table."""
+    return (callable(obj) and hasattr(obj, "model_dump") and hasattr(obj, "get_schema")
+            and type(obj).__module__.startswith("tacotoolbox"))
+
+
+def _first_row(table: Any, what: str) -> dict:
+    if table.num_rows != 1:
+        raise _core.TacoSchemaError(f"{what}: a pyarrow Table must have exactly 1 row, not {table.num_rows}")
+    return table.to_pylist()[0]
+
+
+def _arrow_fields(sample_id: str, table: Any) -> "_core.ExtensionFields":
+    """A 1-row pyarrow Table as typed extension columns: each column keeps its Arrow type, and a
+    null keeps it too (a timestamp[us] null stays a timestamp column)."""
+    if table.num_rows != 1:
+        raise _core.TacoSchemaError(
+            f"sample '{sample_id}': extend_with: a pyarrow Table must have exactly 1 row, not {table.num_rows}")
+    names = list(table.column_names)
+    types = [str(table.column(n).type) for n in names]
+    values = [_arrow_value(table.column(n).type, table.column(n)[0].as_py()) for n in names]
+    return _core.ext_from_row(sample_id, names, types, values)
 
 
 def _arrow_row(table: Any, what: str) -> dict:

@@ -60,16 +60,29 @@ std::optional<OrderedJson> kept_extent(const ExportTree& tree, ExportTables& tab
         }
         extent["spatial"] = OrderedJson::array({box[0], box[1], box[2], box[3]});
         extent["temporal"] = nullptr;
-        for (const char* suffix : {"time_middle", "time_start", "time_end"}) {
-            const std::string col = prefix + suffix;
-            if (!has(cols, col, TypeId::Timestamp)) continue;
+        // compute_extent's rule: each row covers [time_start, time_end] (middle or the other end
+        // standing in for a null), the range holds them all.
+        std::vector<std::string> times;
+        for (const char* suffix : {"time_start", "time_middle", "time_end"})
+            if (has(cols, prefix + suffix, TypeId::Timestamp))
+                times.push_back(quote_identifier(prefix + suffix));
+        if (!times.empty()) {
+            std::string first = times.size() == 1 ? times[0] : "coalesce(", last = first;
+            if (times.size() > 1) {
+                for (size_t i = 0; i < times.size(); ++i) {
+                    first += (i ? ", " : "") + times[i];
+                    last += (i ? ", " : "") + times[times.size() - 1 - i];
+                }
+                first += ")";
+                last += ")";
+            }
             auto range = metadata::ResultTable::fetch(
-                db, "SELECT epoch_us(min(" + quote_identifier(col) + ")), epoch_us(max(" +
-                        quote_identifier(col) + ")) FROM " + table);
-            if (range->rows() == 0 || range->is_null(0, 0)) continue;
-            extent["temporal"] = OrderedJson::array({model::format_iso_utc(range->get_int(0, 0)),
-                                                     model::format_iso_utc(range->get_int(0, 1))});
-            break;
+                db,
+                "SELECT epoch_us(min(" + first + ")), epoch_us(max(" + last + ")) FROM " + table);
+            if (range->rows() > 0 && !range->is_null(0, 0))
+                extent["temporal"] =
+                    OrderedJson::array({model::format_iso_utc(range->get_int(0, 0)),
+                                        model::format_iso_utc(range->get_int(0, 1))});
         }
         return extent;
     }

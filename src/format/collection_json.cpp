@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdio>
 
+#include "ext/descriptions.hpp"
 #include "format/collection_parse.hpp"
 #include "taco/errors.hpp"
 
@@ -139,10 +140,14 @@ OrderedJson pit_schema_json(const std::vector<metadata::LevelTable>& levels) {
 
 OrderedJson field_schema_json(const std::vector<metadata::LevelTable>& levels) {
     OrderedJson fs = OrderedJson::object();
-    auto entry = [](const std::string& name, const std::string& type) {
-        return OrderedJson::array({name, type, metadata::column_description(name)});
-    };
     for (size_t d = 0; d < levels.size(); ++d) {
+        // Core and internal columns: the reference's texts; extension columns: tacotoolbox's,
+        // when the level holds that extension's columns (ext/descriptions.hpp).
+        auto entry = [&](const std::string& name, const std::string& type) {
+            const std::string* ext_text = ext::column_description(name, levels[d].schema);
+            return OrderedJson::array(
+                {name, type, ext_text ? *ext_text : metadata::column_description(name)});
+        };
         OrderedJson cols = OrderedJson::array();
         cols.push_back(entry("id", "string"));
         cols.push_back(entry("type", "string"));

@@ -7,6 +7,7 @@
 #include "model/pit.hpp"
 #include "model/time_format.hpp"
 #include "model/wkb.hpp"
+#include "taco/extensions.hpp"
 
 namespace taco::model {
 namespace {
@@ -29,72 +30,134 @@ bool has_column(const std::vector<ColumnType>& schema, const std::string& name, 
                        [&](const ColumnType& c) { return c.name == name && c.type.id() == type; });
 }
 
+// Each sample covers [time_start, time_end] (a missing end: the instant it has); the extent is
+// the smallest range holding all of them. The reference takes min/max of time_middle first,
+// which cuts off the first half of the earliest interval and the second half of the last.
+std::optional<std::array<std::string, 2>> temporal_extent(const std::vector<const Sample*>& samples,
+                                                          const std::vector<ColumnType>& schema,
+                                                          const std::string& prefix) {
+    std::vector<std::string> cols;
+    for (const char* suffix : {"time_start", "time_middle", "time_end"})
+        if (has_column(schema, prefix + suffix, TypeId::Timestamp)) cols.push_back(prefix + suffix);
+    int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
+    for (const Sample* s : samples) {
+        for (const auto& col : cols) {  // start, middle, end: the first known is the earliest
+            const Value* v = s->get(col);
+            if (v && !v->is_null()) {
+                lo = std::min(lo, v->as_int());
+                break;
+            }
+        }
+        for (auto it = cols.rbegin(); it != cols.rend(); ++it) {  // end, middle, start
+            const Value* v = s->get(*it);
+            if (v && !v->is_null()) {
+                hi = std::max(hi, v->as_int());
+                break;
+            }
+        }
+    }
+    if (lo > hi) return std::nullopt;
+    return std::array<std::string, 2>{format_iso_utc(lo), format_iso_utc(hi)};
+}
+
 }  // namespace
 
-// The smallest arc of the circle holding every longitude, cut at the widest gap. A box across
-// the antimeridian is chosen only when that arc is narrower than half the globe: points spread
-// over several continents (San Francisco, Paris, Tokyo) keep a plain [min, max] box.
-std::pair<double, double> longitude_interval(std::vector<double> lons) {
-    std::sort(lons.begin(), lons.end());
-    double widest = (lons.front() + 360.0) - lons.back();  // the gap across the antimeridian
-    size_t cut = 0;                                        // 0 = normal [min, max]
-    for (size_t i = 1; i < lons.size(); ++i) {
-        double gap = lons[i] - lons[i - 1];
+// The smallest arc of the circle covering every longitude interval, cut at the widest gap
+// between them. A box across the antimeridian is chosen only when that arc is narrower than
+// half the globe: points spread over several continents (San Francisco, Paris, Tokyo) keep a
+// plain [min, max] box.
+std::pair<double, double> longitude_arc(const std::vector<std::pair<double, double>>& arcs) {
+    std::vector<std::pair<double, double>> pieces;  // on [-180, 180], none crossing
+    for (auto [w, e] : arcs) {
+        if (w <= e) {
+            pieces.emplace_back(w, e);
+        } else {  // crosses the antimeridian
+            pieces.emplace_back(w, 180.0);
+            pieces.emplace_back(-180.0, e);
+        }
+    }
+    std::sort(pieces.begin(), pieces.end());
+    std::vector<std::pair<double, double>> merged;
+    for (const auto& p : pieces) {
+        if (!merged.empty() && p.first <= merged.back().second)
+            merged.back().second = std::max(merged.back().second, p.second);
+        else
+            merged.push_back(p);
+    }
+    double widest = (merged.front().first + 360.0) - merged.back().second;  // across ±180
+    size_t cut = 0;                                                         // 0 = normal [min, max]
+    for (size_t i = 1; i < merged.size(); ++i) {
+        const double gap = merged[i].first - merged[i - 1].second;
         if (gap > widest) {
             widest = gap;
             cut = i;
         }
     }
-    if (cut == 0 || 360.0 - widest >= 180.0) return {lons.front(), lons.back()};
-    return {lons[cut], lons[cut - 1]};  // crosses the antimeridian: west > east
+    if (cut == 0 || 360.0 - widest >= 180.0) return {merged.front().first, merged.back().second};
+    return {merged[cut].first, merged[cut - 1].second};  // crosses the antimeridian: west > east
+}
+
+std::pair<double, double> longitude_interval(std::vector<double> lons) {
+    std::vector<std::pair<double, double>> arcs;
+    arcs.reserve(lons.size());
+    for (double x : lons) arcs.emplace_back(x, x);
+    return longitude_arc(arcs);
 }
 
 Extent compute_extent(const Tortilla& root) {
     Extent extent;  // global box, no temporal
     auto schemas = level_schemas(root);
     for (size_t level = 0; level < schemas.size(); ++level) {
+        const auto& schema = schemas[level];
+        // The reference's rule: the first level with STAC (then ISTAC) place and time columns.
+        // An ISTAC level may give its place by geometry alone.
         std::string prefix;
         for (const char* p : {"stac:", "istac:"}) {
-            if (has_column(schemas[level], std::string(p) + "centroid", TypeId::Binary) &&
-                has_column(schemas[level], std::string(p) + "time_start", TypeId::Timestamp)) {
-                prefix = p;
+            const std::string pre = p;
+            const bool placed =
+                has_column(schema, pre + "centroid", TypeId::Binary) ||
+                (pre == "istac:" && has_column(schema, pre + "geometry", TypeId::Binary));
+            if (placed && has_column(schema, pre + "time_start", TypeId::Timestamp)) {
+                prefix = pre;
                 break;
             }
         }
         if (prefix.empty()) continue;
         auto samples = samples_at(root, level);
-        std::vector<double> lons;
+        const bool by_geometry = prefix == "istac:" &&
+                                 has_column(schema, "istac:geometry", TypeId::Binary) &&
+                                 has_column(schema, "istac:crs", TypeId::String);
+        std::vector<std::pair<double, double>> arcs;
         double south = std::numeric_limits<double>::infinity(), north = -south;
         for (const Sample* s : samples) {
+            // ISTAC: the footprint's own bounds, carried to EPSG:4326 (the reference uses only
+            // centroids, so its box misses most of every footprint). A sample whose geometry is
+            // null or unreadable falls back to its centroid.
+            if (by_geometry) {
+                const Value* g = s->get("istac:geometry");
+                const Value* c = s->get("istac:crs");
+                if (g && !g->is_null() && c && !c->is_null()) {
+                    if (auto b = ext::geometry_bounds_4326(c->as_string(), g->as_string())) {
+                        arcs.emplace_back(b->west, b->east);
+                        south = std::min(south, b->south);
+                        north = std::max(north, b->north);
+                        continue;
+                    }
+                }
+            }
             const Value* v = s->get(prefix + "centroid");
             if (!v || v->is_null()) continue;
             auto pt = wkb_point(v->as_string());
             if (!pt || !std::isfinite(pt->x) || !std::isfinite(pt->y)) continue;
-            lons.push_back(pt->x);
+            arcs.emplace_back(pt->x, pt->x);
             south = std::min(south, pt->y);
             north = std::max(north, pt->y);
         }
-        if (!lons.empty()) {
-            auto [west, east] = longitude_interval(lons);
+        if (!arcs.empty()) {
+            auto [west, east] = longitude_arc(arcs);
             extent.spatial = {west, south, east, north};
         }
-        for (const char* suffix : {"time_middle", "time_start", "time_end"}) {
-            std::string col = prefix + suffix;
-            if (!has_column(schemas[level], col, TypeId::Timestamp)) continue;
-            int64_t lo = std::numeric_limits<int64_t>::max(),
-                    hi = std::numeric_limits<int64_t>::min();
-            for (const Sample* s : samples) {
-                const Value* v = s->get(col);
-                if (!v || v->is_null()) continue;
-                lo = std::min(lo, v->as_int());
-                hi = std::max(hi, v->as_int());
-            }
-            if (lo <= hi) {
-                extent.temporal =
-                    std::array<std::string, 2>{format_iso_utc(lo), format_iso_utc(hi)};
-                break;
-            }
-        }
+        extent.temporal = temporal_extent(samples, schema, prefix);
         break;
     }
     return extent;

@@ -329,12 +329,25 @@ struct BuildState {
     const DirectoryOptions& options;
     std::vector<FileSample>& files;
     size_t next = 0;
+    std::vector<bool> file_levels = {};  // levels holding a FILE (for options.derive_fields)
 };
 
 Sample take_file_sample(BuildState& state) {
     FileSample& f = state.files[state.next++];
     if (f.error) std::rethrow_exception(f.error);
     return std::move(*f.sample);
+}
+
+// Marks the levels holding at least one FILE: the levels the derived columns are given to (a
+// level is a depth across the whole tree, so all its samples get them, as PIT requires).
+void mark_file_levels(const std::vector<Node>& nodes, size_t level, std::vector<bool>& out) {
+    for (const auto& n : nodes) {
+        if (out.size() <= level) out.resize(level + 1, false);
+        if (n.folder)
+            mark_file_levels(n.children, level + 1, out);
+        else
+            out[level] = true;
+    }
 }
 
 // Each row belongs to one node, so its values are moved into the sample.
@@ -352,6 +365,9 @@ Tortilla build(std::vector<Node>& nodes, size_t level, BuildState& state) {
                 s.set(col.name, n.row ? std::move((*n.row)[c]) : Value::null(col.type));
             }
         }
+        if (state.options.derive_fields && level < state.file_levels.size() &&
+            state.file_levels[level])
+            s.extend_with(state.options.derive_fields(s));
         samples.push_back(std::move(s));
     }
     TortillaOptions topts;
@@ -460,6 +476,7 @@ Tortilla tortilla_from_directory(const fs::path& dir, const DirectoryOptions& op
         collect_level_columns(nodes, 0, used);
     }
     BuildState state{table ? &*table : nullptr, used, options, files};
+    if (options.derive_fields) mark_file_levels(nodes, 0, state.file_levels);
     return build(nodes, 0, state);
 }
 

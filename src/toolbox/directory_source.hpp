@@ -3,8 +3,10 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "format/create_session.hpp"
 #include "taco/tortilla.hpp"
@@ -22,6 +24,10 @@ struct DirectoryOptions {
     /// outside (a link to /etc/passwd, to /) is an IoError unless this is set. Links that lead
     /// back to a directory being listed (a loop) are an IoError either way.
     bool follow_symlinks_outside = false;
+    /// Extra columns computed from each sample (`--stac`: ext::stac_from_raster), after the table's
+    /// fields are set. Called for every sample of each level that holds at least one FILE, so a
+    /// level's samples share the columns; levels of FOLDERs only are left alone.
+    std::function<std::vector<Field>(const Sample&)> derive_fields;
 };
 
 /// Every regular file becomes a FILE sample (id = file name), every sub-directory a FOLDER

@@ -454,8 +454,10 @@ def _wkb_point(x: float, y: float) -> bytes:
 
 @pytest.mark.parametrize("given", [False, True])
 def test_extent_is_computed_only_when_none_is_given(tmp_path, run_taco, given):
-    """FORMAT.md §5.3 / DESIGN: computed from stac:centroid and the first non-null of
-    time_middle, time_start, time_end; a user extent is kept as given."""
+    """FORMAT.md §5.3 / DESIGN: computed from stac:centroid, and in time from the earliest
+    time_start to the latest time_end (time_middle standing in for a missing end; the reference
+    takes min/max of time_middle, USER-GUIDE §13 "Writing space/time extensions"); a user extent
+    is kept as given."""
     src = tmp_path / "src"
     src.mkdir()
     points = {"a.bin": (10.0, 45.0), "b.bin": (-20.5, 30.25), "c.bin": (5.0, -60.0)}
@@ -479,7 +481,7 @@ def test_extent_is_computed_only_when_none_is_given(tmp_path, run_taco, given):
         assert extent == user
     else:
         assert extent == {"spatial": [-20.5, -60.0, 10.0, 45.0],
-                          "temporal": ["1970-01-02T00:00:00Z", "1970-01-04T00:00:00Z"]}
+                          "temporal": ["1970-01-01T00:00:00Z", "1970-01-04T00:00:00Z"]}
 
 
 def test_pit_schema_counts_padding_and_takes_the_fullest_folder(api):

@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "create_on_dask.hpp"
+#include "ext/stac_from_raster.hpp"
 #include "format/collection_parse.hpp"
 #include "format/create_session.hpp"
 #include "io/file.hpp"
@@ -27,6 +28,7 @@ struct CreateArgs {
     std::vector<std::string> licenses, providers, tasks, keywords;
     size_t pad_to = 0;
     bool overwrite = false, json = false, quiet = false, follow_symlinks = false;
+    bool stac = false;      // stac:* columns from each GeoTIFF's georeferencing
     std::string scheduler;  // with workers: the create runs on Dask (create_on_dask.hpp)
     int workers = 0;
 };
@@ -125,6 +127,11 @@ int run_create(const CreateArgs& a) {
                          "(the workers list the input directory themselves and stay inside it)\n";
             return kExitUsage;
         }
+        if (a.stac) {
+            std::cerr << "taco create: --stac is not taken by --scheduler/--workers yet (the "
+                         "workers do not read rasters); run without them\n";
+            return kExitUsage;
+        }
         if (a.format == "folder" || a.overwrite) {
             std::cerr << "taco create: --scheduler/--workers write ZIP parts and never replace an "
                          "existing output ("
@@ -146,6 +153,7 @@ int run_create(const CreateArgs& a) {
     if (!a.metadata.empty()) dopts.metadata_table = a.metadata;
     dopts.key_column = a.key;
     if (a.pad_to) dopts.pad_to = a.pad_to;
+    if (a.stac) dopts.derive_fields = ext::stac_from_raster;
     Taco taco(toolbox::tortilla_from_directory(a.from, dopts, *db), collection_from_args(a));
 
     CreateOptions opts;
@@ -261,6 +269,11 @@ Command make_create_command() {
             ->check(CLI::PositiveNumber);
         sub->add_flag("--overwrite", args->overwrite,
                       "Replace OUTPUT if it exists (only once the new one is complete)");
+        sub->add_flag(
+            "--stac", args->stac,
+            "Add the stac:* columns (crs, tensor_shape, geotransform, centroid) from each "
+            "raster's own georeferencing (GDAL); other files get nulls. Times: "
+            "stac:time_start/time_end/time_middle columns of --metadata");
         sub->add_flag("--json", args->json, "Print a JSON summary instead of text");
         sub->add_flag("-q,--quiet", args->quiet, "Print nothing on success");
         sub->add_flag("--follow-symlinks", args->follow_symlinks,

@@ -1,0 +1,97 @@
+// Sample extensions with tacotoolbox's names and columns (spec §5, §7): STAC, ISTAC, Scaling,
+// Split. Each is a plain struct of arguments; `fields(...)` validates it and returns the typed
+// columns exactly as the reference writes them (names, order, Arrow types), and
+// `extend(sample, ...)` adds them to a sample. Centroids are computed in EPSG:4326 with PROJ
+// through GDAL's OSR, and placed on the right side of the antimeridian.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "taco/sample.hpp"
+#include "taco/value.hpp"
+
+namespace taco::ext {
+
+/// Regular raster metadata, `stac:*` (tacotoolbox `STAC`). Times are microseconds since the Unix
+/// epoch, UTC. `time_middle` defaults to the floor of (start + end) / 2 when `time_end` is
+/// given; `centroid` (WKB point, EPSG:4326) defaults to the centre of the grid.
+/// `time_start` is optional here only for `taco create --stac` without a time table: the
+/// column is then a typed null (the Python `STAC` requires it, as the reference does).
+struct Stac {
+    std::string crs;
+    std::vector<int64_t> tensor_shape;  // >= 2 dimensions, each >= 1; the last two are rows, cols
+    std::vector<double> geotransform;   // GDAL's 6 coefficients
+    std::optional<int64_t> time_start;
+    std::optional<int64_t> time_end;
+    std::optional<int64_t> time_middle;
+    std::optional<std::string> centroid;
+};
+
+/// Irregular footprint metadata, `istac:*` (tacotoolbox `ISTAC`). `geometry` is WKB in `crs`;
+/// `centroid` defaults to the geometry's centroid carried to EPSG:4326.
+struct Istac {
+    std::string crs;
+    std::string geometry;
+    int64_t time_start = 0;
+    std::optional<int64_t> time_end;
+    std::optional<int64_t> time_middle;
+    std::optional<std::string> centroid;
+};
+
+/// Packing metadata, `scaling:*` (tacotoolbox `Scaling`): unpacked = packed * factor + offset.
+/// Scalars give float32 columns; when either is a list (`per_band`), both are list<float32>.
+struct Scaling {
+    bool per_band = false;
+    std::vector<float> scale_factor;  // scalar: 0 or 1 element (absent = null)
+    std::vector<float> scale_offset;
+    std::optional<std::array<int32_t, 4>> padding;  // top, right, bottom, left
+};
+
+/// `stac:*` columns: crs, tensor_shape, geotransform, time_start, centroid, time_end,
+/// time_middle. SchemaError naming `sample_id` and the field for an unknown CRS, a geotransform
+/// that is not 6 finite numbers (or is singular), a shape with < 2 dimensions or a dimension < 1,
+/// time_end before time_start, a centroid that is not a WKB point in [-180,180]x[-90,90].
+std::vector<Field> fields(const Stac& stac, std::string_view sample_id);
+/// `istac:*` columns: crs, geometry, time_start, time_end, time_middle, centroid. SchemaError
+/// for an unknown CRS, a geometry that is not WKB or is empty, reversed times.
+std::vector<Field> fields(const Istac& istac, std::string_view sample_id);
+/// `scaling:*` columns: scale_factor, scale_offset, padding. SchemaError for a zero factor.
+std::vector<Field> fields(const Scaling& scaling, std::string_view sample_id);
+/// The `split` column; SchemaError unless "train", "test" or "validation".
+std::vector<Field> split_fields(const std::string& split, std::string_view sample_id);
+
+/// Adds the extension's columns to `sample` (errors name the sample).
+template <class Extension>
+Sample& extend(Sample& sample, const Extension& extension) {
+    return sample.extend_with(fields(extension, sample.id()));
+}
+inline Sample& extend_split(Sample& sample, const std::string& split) {
+    return sample.extend_with(split_fields(split, sample.id()));
+}
+
+/// WKB point (little endian, 21 bytes, as shapely writes it) in EPSG:4326 of the centre of a
+/// rows x cols grid placed by `geotransform` in `crs`. Longitudes are brought into [-180, 180]
+/// (a grid centred past the antimeridian gets the equivalent longitude). SchemaError as above.
+std::string raster_centroid(const std::string& crs, const std::vector<double>& geotransform,
+                            int64_t rows, int64_t cols, std::string_view sample_id);
+/// WKB point in EPSG:4326 of the centroid of a WKB geometry in `crs`. In a geographic CRS a
+/// geometry spanning more than 180° of longitude is taken to cross the antimeridian (its
+/// western longitudes are shifted by +360° before the centroid is computed), so a footprint
+/// across ±180 gets a centroid near ±180, not near 0.
+std::string geometry_centroid(const std::string& crs, std::string_view wkb,
+                              std::string_view sample_id);
+
+/// The longitude/latitude bounds of a WKB geometry in `crs`, in EPSG:4326: every vertex is
+/// carried over (edges densified in projected CRSs). `west > east` when the geometry crosses
+/// the antimeridian. nullopt when the geometry or CRS cannot be read (the caller decides).
+struct LonLatBounds {
+    double west, south, east, north;
+};
+std::optional<LonLatBounds> geometry_bounds_4326(const std::string& crs, std::string_view wkb);
+
+}  // namespace taco::ext

@@ -1,0 +1,144 @@
+// The writing extensions (taco::ext: STAC, ISTAC, Scaling, Split) for tacocore._core. The
+// Python classes with tacotoolbox's names and arguments live in tacocore/_extensions.py; here
+// each returns the typed columns as an ExtensionFields, applied to a sample as they are (typed
+// nulls included, which a Python None cannot carry).
+#include <nanobind/stl/array.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "py_common.hpp"
+#include "taco/errors.hpp"
+#include "taco/extensions.hpp"
+#include "taco/sample.hpp"
+
+namespace taco::py {
+
+using namespace nb::literals;
+
+namespace {
+
+struct ExtensionFields {
+    std::vector<Field> fields;
+};
+
+// A type from its pyarrow spelling ("timestamp[us]", "list<item: int64>"), for the types
+// extension columns use; nullopt for anything else.
+std::optional<DataType> type_from_arrow_name(const std::string& name) {
+    for (const std::string list_prefix : {"list<item: ", "list<element: "}) {
+        if (name.rfind(list_prefix, 0) == 0 && name.back() == '>') {
+            auto inner = type_from_arrow_name(
+                name.substr(list_prefix.size(), name.size() - list_prefix.size() - 1));
+            if (!inner) return std::nullopt;
+            return DataType::list(*inner);
+        }
+    }
+    for (const DataType& t :
+         {DataType::boolean(), DataType::int32(), DataType::int64(), DataType::float32(),
+          DataType::float64(), DataType::string(), DataType::binary(), DataType::timestamp(),
+          DataType::date(), DataType::timestamp_tz()})
+        if (t.arrow_name() == name) return t;
+    if (name == "large_string") return DataType::string();
+    if (name == "large_binary") return DataType::binary();
+    return std::nullopt;
+}
+
+}  // namespace
+
+void bind_extensions(nb::module_& m) {
+    nb::class_<ExtensionFields>(m, "ExtensionFields",
+                                "Typed extension columns, ready to be added to a sample.")
+        .def_prop_ro(
+            "names",
+            [](const ExtensionFields& f) {
+                std::vector<std::string> out;
+                for (const auto& x : f.fields) out.push_back(x.name);
+                return out;
+            },
+            "Column names, in order.")
+        .def_prop_ro(
+            "arrow_types",
+            [](const ExtensionFields& f) {
+                std::vector<std::string> out;
+                for (const auto& x : f.fields) out.push_back(x.value.type().arrow_name());
+                return out;
+            },
+            "Column types as pyarrow spells them, in order.")
+        .def(
+            "to_dict",
+            [](const ExtensionFields& f) {
+                nb::dict d;
+                for (const auto& x : f.fields) d[x.name.c_str()] = from_value(x.value);
+                return d;
+            },
+            "{column: value} (timestamps as naive UTC datetimes).")
+        .def(
+            "apply", [](const ExtensionFields& f, Sample& s) { s.extend_with(f.fields); },
+            "sample"_a, "Adds (or replaces) these columns on a native sample.");
+
+    m.def(
+        "ext_stac",
+        [](const std::string& sample_id, std::string crs, std::vector<int64_t> shape,
+           std::vector<double> geotransform, std::optional<int64_t> t0, std::optional<int64_t> t1,
+           std::optional<int64_t> tm, std::optional<nb::bytes> centroid) {
+            ext::Stac s{std::move(crs), std::move(shape), std::move(geotransform), t0, t1, tm,
+                        std::nullopt};
+            if (centroid) s.centroid = std::string(centroid->c_str(), centroid->size());
+            return ExtensionFields{ext::fields(s, sample_id)};
+        },
+        "sample_id"_a, "crs"_a, "tensor_shape"_a, "geotransform"_a, "time_start"_a.none(),
+        "time_end"_a.none(), "time_middle"_a.none(), "centroid"_a.none(),
+        "The stac:* columns (taco::ext::Stac); SchemaError names the sample and field.");
+    m.def(
+        "ext_istac",
+        [](const std::string& sample_id, std::string crs, nb::bytes geometry, int64_t t0,
+           std::optional<int64_t> t1, std::optional<int64_t> tm,
+           std::optional<nb::bytes> centroid) {
+            ext::Istac s{std::move(crs), std::string(geometry.c_str(), geometry.size()), t0, t1, tm,
+                         std::nullopt};
+            if (centroid) s.centroid = std::string(centroid->c_str(), centroid->size());
+            return ExtensionFields{ext::fields(s, sample_id)};
+        },
+        "sample_id"_a, "crs"_a, "geometry"_a, "time_start"_a, "time_end"_a.none(),
+        "time_middle"_a.none(), "centroid"_a.none(),
+        "The istac:* columns (taco::ext::Istac); SchemaError names the sample and field.");
+    m.def(
+        "ext_scaling",
+        [](const std::string& sample_id, bool per_band, std::vector<float> factor,
+           std::vector<float> offset, std::optional<std::array<int32_t, 4>> padding) {
+            ext::Scaling s{per_band, std::move(factor), std::move(offset), padding};
+            return ExtensionFields{ext::fields(s, sample_id)};
+        },
+        "sample_id"_a, "per_band"_a, "scale_factor"_a, "scale_offset"_a, "padding"_a.none(),
+        "The scaling:* columns (taco::ext::Scaling).");
+    m.def(
+        "ext_split",
+        [](const std::string& sample_id, const std::string& split) {
+            return ExtensionFields{ext::split_fields(split, sample_id)};
+        },
+        "sample_id"_a, "split"_a, "The split column (taco::ext::split_fields).");
+    m.def(
+        "ext_from_row",
+        [](const std::string& sample_id, std::vector<std::string> names,
+           std::vector<std::string> arrow_types, nb::list values) {
+            if (names.size() != arrow_types.size() || names.size() != nb::len(values))
+                throw SchemaError("ext_from_row: names, types and values differ in length");
+            ExtensionFields out;
+            for (size_t i = 0; i < names.size(); ++i) {
+                nb::handle v = values[i];
+                Value value;
+                if (v.is_none()) {
+                    auto t = type_from_arrow_name(arrow_types[i]);
+                    value = t ? Value::null(*t) : Value();
+                } else {
+                    value = to_value(v, "sample '" + sample_id + "' field '" + names[i] + "'");
+                }
+                out.fields.push_back({names[i], std::move(value)});
+            }
+            return out;
+        },
+        "sample_id"_a, "names"_a, "arrow_types"_a, "values"_a,
+        "Columns from one Arrow row: a None becomes a null of the column's type.");
+}
+
+}  // namespace taco::py

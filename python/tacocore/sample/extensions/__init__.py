@@ -1,0 +1,1 @@
+"""Sample extensions under tacotoolbox's module names (stac, istac, scaling, split)."""

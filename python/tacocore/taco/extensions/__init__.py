@@ -1,0 +1,1 @@
+"""TACO-level extensions under tacotoolbox's module names (opticaldata, labels, scientific, split)."""
