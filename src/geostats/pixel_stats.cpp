@@ -61,18 +61,33 @@ bool nodata_as(bool has_nodata, double nodata, T& out) {
 }
 
 // numpy's default percentile: linear interpolation between the order statistics around
-// (n - 1) * p / 100, given a function returning the k-th smallest valid value.
-template <typename KthValue>
-void fill_percentiles(BandPixelStats& s, uint64_t n, KthValue kth) {
+// (n - 1) * p / 100. `kth_sorted(ranks)` returns the values of the given ranks (ascending,
+// unique), so each kind of accumulator finds them all in one pass.
+template <typename KthSorted>
+void fill_percentiles(BandPixelStats& s, uint64_t n, KthSorted kth_sorted) {
     double* out[4] = {&s.p25, &s.p50, &s.p75, &s.p95};
+    uint64_t lo[4];
+    double t[4];
+    std::vector<uint64_t> ranks;
     for (int i = 0; i < 4; ++i) {
         const double h = static_cast<double>(n - 1) * kPercentiles[i] / 100.0;
-        const uint64_t lo = static_cast<uint64_t>(std::floor(h));
-        const double t = h - static_cast<double>(lo);
-        const double a = kth(lo);
-        const double b = lo + 1 < n ? kth(lo + 1) : a;
+        lo[i] = static_cast<uint64_t>(std::floor(h));
+        t[i] = h - static_cast<double>(lo[i]);
+        ranks.push_back(lo[i]);
+        ranks.push_back(std::min(lo[i] + 1, n - 1));
+    }
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    const std::vector<double> values = kth_sorted(ranks);
+    auto at = [&](uint64_t r) {
+        return values[static_cast<size_t>(std::lower_bound(ranks.begin(), ranks.end(), r) -
+                                          ranks.begin())];
+    };
+    for (int i = 0; i < 4; ++i) {
+        const double a = at(lo[i]);
+        const double b = at(std::min(lo[i] + 1, n - 1));
         // numpy's _lerp: exact at both ends.
-        *out[i] = t >= 0.5 ? b - (b - a) * (1 - t) : a + (b - a) * t;
+        *out[i] = t[i] >= 0.5 ? b - (b - a) * (1 - t[i]) : a + (b - a) * t[i];
     }
 }
 
@@ -82,7 +97,7 @@ void set_empty(BandPixelStats& s) {
 
 // 8- and 16-bit integers: an exact histogram with one bin per possible value; every statistic
 // is read off the counts, with no copy of the pixels.
-template <typename T>
+template <typename T, typename Count>
 class HistogramAccumulator final : public Accumulator {
   public:
     HistogramAccumulator(bool has_nodata, double nodata)
@@ -92,10 +107,11 @@ class HistogramAccumulator final : public Accumulator {
     void add(const void* data, size_t n, const uint8_t* mask) override {
         const T* v = static_cast<const T*>(data);
         total_ += n;
-        uint64_t* counts = counts_.data();
-        for (size_t i = 0; i < n; ++i) {
-            if (mask && !mask[i]) continue;
-            ++counts[bin(v[i])];
+        Count* counts = counts_.data();
+        if (mask) {
+            for (size_t i = 0; i < n; ++i) counts[bin(v[i])] += mask[i] != 0;
+        } else {
+            for (size_t i = 0; i < n; ++i) ++counts[bin(v[i])];
         }
         if (skip_nodata_) counts_[bin(nodata_)] = 0;  // nodata is never counted (cheap to undo)
     }
@@ -103,7 +119,13 @@ class HistogramAccumulator final : public Accumulator {
     BandPixelStats finish(const std::vector<long long>* classes) override {
         BandPixelStats s;
         s.total = total_;
-        for (uint64_t c : counts_) s.valid += c;
+        size_t first = 0, last = counts_.size();
+        while (first < counts_.size() && counts_[first] == 0) ++first;
+        if (first < counts_.size()) {
+            while (counts_[last - 1] == 0) --last;
+            --last;  // the last non-empty bin
+            for (size_t k = first; k <= last; ++k) s.valid += counts_[k];
+        }
         if (classes) {
             for (long long cls : *classes) {
                 const long long k = cls - kLowest;
@@ -117,9 +139,6 @@ class HistogramAccumulator final : public Accumulator {
             set_empty(s);
             return s;
         }
-        size_t first = 0, last = counts_.size() - 1;
-        while (counts_[first] == 0) ++first;
-        while (counts_[last] == 0) --last;
         s.min = value(first);
         s.max = value(last);
         long double sum = 0;
@@ -132,13 +151,15 @@ class HistogramAccumulator final : public Accumulator {
             sq += static_cast<long double>(counts_[k]) * d * d;
         }
         s.std = std::sqrt(static_cast<double>(sq / s.valid));
-        fill_percentiles(s, s.valid, [&](uint64_t rank) {
+        fill_percentiles(s, s.valid, [&](const std::vector<uint64_t>& ranks) {
+            std::vector<double> v;
             uint64_t seen = 0;
-            for (size_t k = first; k <= last; ++k) {
-                seen += counts_[k];
-                if (seen > rank) return value(k);
+            size_t k = first;
+            for (uint64_t rank : ranks) {  // one sweep of the cumulative counts
+                while (k < last && seen + counts_[k] <= rank) seen += counts_[k++];
+                v.push_back(value(k));
             }
-            return value(last);
+            return v;
         });
         return s;
     }
@@ -150,7 +171,7 @@ class HistogramAccumulator final : public Accumulator {
         return static_cast<double>(static_cast<long long>(k) + kLowest);
     }
 
-    std::vector<uint64_t> counts_;
+    std::vector<Count> counts_;
     T nodata_{};
     bool skip_nodata_;
     uint64_t total_ = 0;
@@ -211,17 +232,17 @@ class ValueAccumulator final : public Accumulator {
             sq += d * d;
         }
         s.std = std::sqrt(static_cast<double>(sq / s.valid));
-        // Ranks are asked for in increasing order: each selection only searches what lies above
-        // the previous one.
-        uint64_t placed = 0;
-        fill_percentiles(s, s.valid, [&](uint64_t rank) {
-            if (rank >= placed) {
-                std::nth_element(values_.begin() + static_cast<std::ptrdiff_t>(placed),
-                                 values_.begin() + static_cast<std::ptrdiff_t>(rank),
-                                 values_.end());
-                placed = rank;
+        // Ranks come in increasing order: each selection only searches above the previous one.
+        fill_percentiles(s, s.valid, [&](const std::vector<uint64_t>& ranks) {
+            std::vector<double> v;
+            auto from = values_.begin();
+            for (uint64_t rank : ranks) {
+                auto it = values_.begin() + static_cast<std::ptrdiff_t>(rank);
+                std::nth_element(from, it, values_.end());
+                v.push_back(static_cast<double>(*it));
+                from = it + 1;
             }
-            return static_cast<double>(values_[rank]);
+            return v;
         });
         return s;
     }
@@ -233,19 +254,27 @@ class ValueAccumulator final : public Accumulator {
     uint64_t total_ = 0;
 };
 
+template <typename T>
+std::unique_ptr<Accumulator> histogram(bool has_nodata, double nodata, uint64_t pixels) {
+    // 32-bit counters halve the histogram to clear; a band of 2^32 pixels or more needs 64.
+    if (pixels < (uint64_t{1} << 32))
+        return std::make_unique<HistogramAccumulator<T, uint32_t>>(has_nodata, nodata);
+    return std::make_unique<HistogramAccumulator<T, uint64_t>>(has_nodata, nodata);
+}
+
 std::unique_ptr<Accumulator> make_accumulator(GDALDataType type, bool has_nodata, double nodata,
-                                              const std::string& label, int band) {
+                                              uint64_t pixels, const std::string& label, int band) {
     switch (type) {
         case GDT_Byte:
-            return std::make_unique<HistogramAccumulator<uint8_t>>(has_nodata, nodata);
+            return histogram<uint8_t>(has_nodata, nodata, pixels);
 #if GDAL_VERSION_NUM >= 3070000
         case GDT_Int8:
-            return std::make_unique<HistogramAccumulator<int8_t>>(has_nodata, nodata);
+            return histogram<int8_t>(has_nodata, nodata, pixels);
 #endif
         case GDT_UInt16:
-            return std::make_unique<HistogramAccumulator<uint16_t>>(has_nodata, nodata);
+            return histogram<uint16_t>(has_nodata, nodata, pixels);
         case GDT_Int16:
-            return std::make_unique<HistogramAccumulator<int16_t>>(has_nodata, nodata);
+            return histogram<int16_t>(has_nodata, nodata, pixels);
         case GDT_UInt32:
             return std::make_unique<ValueAccumulator<uint32_t>>(has_nodata, nodata);
         case GDT_Int32:
@@ -320,7 +349,9 @@ std::vector<BandPixelStats> pixel_stats(const std::string& gdal_path, const std:
         int has_nodata = 0;
         const double nodata = GDALGetRasterNoDataValue(h, &has_nodata);
         const GDALDataType t = GDALGetRasterDataType(h);
-        acc.push_back(make_accumulator(t, has_nodata != 0, nodata, label, b));
+        acc.push_back(make_accumulator(t, has_nodata != 0, nodata,
+                                       static_cast<uint64_t>(width) * static_cast<uint64_t>(height),
+                                       label, b));
         band_h.push_back(h);
         types.push_back(t);
         uniform = uniform && t == types.front();
