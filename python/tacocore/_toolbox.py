@@ -73,7 +73,12 @@ class Sample:
         return self._native.fields()
 
     def extend_with(self, fields: Union[dict, Any]) -> "Sample":
-        """Adds extension fields from a dict (or a pydantic model / object with ``model_dump``)."""
+        """Adds extension fields from a dict (or a pydantic model / object with ``model_dump``).
+
+        A callable extension (tacotoolbox's protocol, e.g. ``GeotiffStats()``) is called on the
+        sample and its 1-row pyarrow Table is added."""
+        if callable(fields) and not isinstance(fields, type):
+            fields = fields(self)
         for key, value in _as_dict(fields, "extend_with").items():
             self._native.set(key, value)
         return self
