@@ -258,7 +258,8 @@ KEPT_SECTIONS = [("<!-- remote-benchmark:begin -->", "<!-- remote-benchmark:end 
                  ("<!-- create-shared-db:begin -->", "<!-- create-shared-db:end -->"),
                  ("<!-- training:begin -->", "<!-- training:end -->"),
                  ("<!-- convert:begin -->", "<!-- convert:end -->"),
-                 ("<!-- spacetime:begin -->", "<!-- spacetime:end -->")]
+                 ("<!-- spacetime:begin -->", "<!-- spacetime:end -->"),
+                 ("<!-- geostats:begin -->", "<!-- geostats:end -->")]
 
 
 def kept_sections(path: str) -> list[str]:
