@@ -261,3 +261,25 @@ def test_bad_options_and_empty_rasters(tmp_path):
 def test_schema_only_gives_a_typed_null(rasters):
     table = tacocore.GeotiffStats(return_none=True)(tacocore.Sample("s", rasters["uint8"]))
     assert table.column("geotiff:stats").to_pylist() == [None]
+
+
+@pytest.mark.parametrize("internal", [True, False])
+def test_mask_band_excludes_pixels(tmp_path, internal):
+    """A per-dataset mask (internal, or a .msk sidecar found by name) hides its zero pixels."""
+    data = np.arange(100, dtype=np.uint16).reshape(1, 10, 10) + 1
+    path = write_tif(tmp_path / "m.tif", data, options=())
+    gdal.SetConfigOption("GDAL_TIFF_INTERNAL_MASK", "YES" if internal else "NO")
+    try:
+        ds = gdal.Open(path, gdal.GA_Update)
+        ds.CreateMaskBand(gdal.GMF_PER_DATASET)
+        mask = np.zeros((10, 10), np.uint8)
+        mask[:5] = 255  # the first 50 pixels (values 1..50) are valid
+        ds.GetRasterBand(1).GetMaskBand().WriteRaster(0, 0, 10, 10, mask.tobytes())
+        ds = None
+    finally:
+        gdal.SetConfigOption("GDAL_TIFF_INTERNAL_MASK", None)
+    assert (tmp_path / "m.tif.msk").exists() != internal
+    got = tacocore.GeotiffStats().compute(tacocore.Sample("m", path))[0]
+    v = np.arange(1, 51, dtype=np.float64)
+    np.testing.assert_allclose(got, np.float32([v.min(), v.max(), v.mean(), v.std(), 50.0,
+                                                *np.percentile(v, [25, 50, 75, 95])]), rtol=2e-6)
