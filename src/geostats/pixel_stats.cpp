@@ -95,14 +95,52 @@ void set_empty(BandPixelStats& s) {
     s.min = s.max = s.mean = s.std = s.p25 = s.p50 = s.p75 = s.p95 = kNaN;
 }
 
+// Histograms are reused by the thread that made them, cleared only where they were written:
+// a fresh 256 KiB (16-bit) histogram per band would cost page faults and a full clear for every
+// band of every file, more than counting the pixels of a small tile.
+template <typename Count>
+std::vector<std::vector<Count>>& histogram_pool() {
+    thread_local std::vector<std::vector<Count>> pool;
+    return pool;
+}
+
+template <typename Count>
+std::vector<Count> take_histogram(size_t bins) {
+    auto& pool = histogram_pool<Count>();
+    for (size_t i = pool.size(); i-- > 0;) {
+        if (pool[i].size() == bins) {
+            std::vector<Count> h = std::move(pool[i]);
+            pool.erase(pool.begin() + static_cast<std::ptrdiff_t>(i));
+            return h;
+        }
+    }
+    return std::vector<Count>(bins, 0);
+}
+
+template <typename Count>
+void give_histogram(std::vector<Count> h) {
+    auto& pool = histogram_pool<Count>();
+    if (pool.size() < 16 && !h.empty()) pool.push_back(std::move(h));  // bounded: 16 bands' worth
+}
+
 // 8- and 16-bit integers: an exact histogram with one bin per possible value; every statistic
 // is read off the counts, with no copy of the pixels.
 template <typename T, typename Count>
 class HistogramAccumulator final : public Accumulator {
   public:
     HistogramAccumulator(bool has_nodata, double nodata)
-        : counts_(size_t{1} << (8 * sizeof(T)), 0),
+        : counts_(take_histogram<Count>(size_t{1} << (8 * sizeof(T)))),
           skip_nodata_(nodata_as<T>(has_nodata, nodata, nodata_)) {}
+    ~HistogramAccumulator() override {
+        // Back to this thread's pool, cleared where it was written (all of it if unknown).
+        if (used_first_ <= used_last_)
+            std::fill(counts_.begin() + used_first_, counts_.begin() + used_last_ + 1, 0);
+        else if (!finished_)
+            std::fill(counts_.begin(), counts_.end(), 0);
+        give_histogram(std::move(counts_));
+    }
+    HistogramAccumulator(const HistogramAccumulator&) = delete;
+    HistogramAccumulator& operator=(const HistogramAccumulator&) = delete;
 
     void add(const void* data, size_t n, const uint8_t* mask) override {
         const T* v = static_cast<const T*>(data);
@@ -125,7 +163,10 @@ class HistogramAccumulator final : public Accumulator {
             while (counts_[last - 1] == 0) --last;
             --last;  // the last non-empty bin
             for (size_t k = first; k <= last; ++k) s.valid += counts_[k];
+            used_first_ = first;
+            used_last_ = last;
         }
+        finished_ = true;
         if (classes) {
             for (long long cls : *classes) {
                 const long long k = cls - kLowest;
@@ -172,6 +213,8 @@ class HistogramAccumulator final : public Accumulator {
     }
 
     std::vector<Count> counts_;
+    size_t used_first_ = 1, used_last_ = 0;  // the written bins, once finish() found them
+    bool finished_ = false;
     T nodata_{};
     bool skip_nodata_;
     uint64_t total_ = 0;
@@ -372,8 +415,9 @@ std::vector<BandPixelStats> pixel_stats(const std::string& gdal_path, const std:
     size_t max_size = 0;
     for (GDALDataType t : types) max_size = std::max<size_t>(max_size, GDALGetDataTypeSizeBytes(t));
     const size_t plane = static_cast<size_t>(width) * static_cast<size_t>(strip);
-    std::vector<uint8_t> buffer(plane * max_size * (uniform ? bands : 1));
-    std::vector<uint8_t> mask_buffer;
+    // Kept by the thread between files (as the histograms): no fresh pages for every raster.
+    thread_local std::vector<uint8_t> buffer, mask_buffer;
+    buffer.resize(plane * max_size * (uniform ? bands : 1));
     for (int y = 0; y < height; y += strip) {
         const int rows = std::min(strip, height - y);
         const size_t n = static_cast<size_t>(width) * static_cast<size_t>(rows);
