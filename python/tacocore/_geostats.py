@@ -49,13 +49,16 @@ class GeotiffStats:
             raise _core.TacoSchemaError("GeotiffStats: categorical=True needs class_values (e.g. [0, 1, 2])")
 
     def get_schema(self) -> Any:
+        """The Arrow schema of the column: ``geotiff:stats: list<list<float32>>``."""
         import pyarrow as pa
         return pa.schema([pa.field(_COLUMN, pa.list_(pa.list_(pa.float32())))])
 
     def get_field_descriptions(self) -> dict:
+        """``{column: description}``, as tacotoolbox's extension gives it."""
         return {_COLUMN: _DESCRIPTION}
 
     def model_dump(self) -> dict:
+        """The options, as a pydantic model would dump them."""
         return {"categorical": self.categorical, "class_values": self.class_values,
                 "schema_only": self.schema_only}
 
@@ -64,6 +67,7 @@ class GeotiffStats:
         return _core.geotiff_stats(_native_sample(sample), self.categorical, self.class_values or [])
 
     def __call__(self, sample: Any) -> Any:
+        """A 1-row pyarrow Table with ``geotiff:stats`` of ``sample`` (tacotoolbox's protocol)."""
         import pyarrow as pa
         value = None if self.schema_only else self.compute(sample)
         return pa.Table.from_pydict({_COLUMN: [value]}, schema=self.get_schema())
