@@ -271,7 +271,8 @@ KEPT_SECTIONS = [("<!-- remote-benchmark:begin -->", "<!-- remote-benchmark:end 
                  ("<!-- convert:begin -->", "<!-- convert:end -->"),
                  ("<!-- spacetime:begin -->", "<!-- spacetime:end -->"),
                  ("<!-- issue15:begin -->", "<!-- issue15:end -->"),
-                 ("<!-- decode-floor:begin -->", "<!-- decode-floor:end -->")]
+                 ("<!-- decode-floor:begin -->", "<!-- decode-floor:end -->"),
+                 ("<!-- geostats:begin -->", "<!-- geostats:end -->")]
 
 
 def kept_sections(path: str) -> list[str]:

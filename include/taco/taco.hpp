@@ -7,6 +7,7 @@
 #include "taco/dataset.hpp"
 #include "taco/errors.hpp"
 #include "taco/extensions.hpp"
+#include "taco/geotiff_stats.hpp"
 #include "taco/log.hpp"
 #include "taco/remote.hpp"
 #include "taco/sample.hpp"

@@ -27,5 +27,6 @@ void bind_training(nb::module_& m);
 void bind_convert(nb::module_& m);
 void bind_spacetime(nb::module_& m);
 void bind_extensions(nb::module_& m);
+void bind_geostats(nb::module_& m);
 
 }  // namespace taco::py

@@ -32,6 +32,7 @@ from ._logging import verbose
 from ._pit_schema import PITSchema
 from ._reader import TacoDataset, concat, load, validate
 from ._toolbox import Sample, Taco, Tortilla, create
+from ._geostats import GeotiffStats, add_geotiff_stats
 from ._collection import create_tacocat, create_tacollection
 from ._convert import convert, export, folder2zip, generate_html, generate_markdown, zip2folder
 from . import datamodel  # tacotoolbox's layout: tacocore.datamodel.Sample is tacocore.Sample
@@ -69,6 +70,8 @@ __all__ = [
     "Tortilla",
     "Taco",
     "create",
+    "GeotiffStats",
+    "add_geotiff_stats",
     "create_tacocat",
     "create_tacollection",
     "export",

@@ -82,6 +82,10 @@ class Sample:
             return self
         if _is_toolbox_extension(fields):  # tacotoolbox's SampleExtension: ext(sample) -> Table
             fields = fields(self)
+        elif callable(fields) and not isinstance(fields, type):
+            # Any other callable extension (tacotoolbox's protocol, e.g. ``GeotiffStats()``): its
+            # 1-row pyarrow Table is added.
+            fields = fields(self)
         if type(fields).__module__.startswith("pyarrow") and hasattr(fields, "num_rows"):
             _arrow_fields(self._native.id, fields).apply(self._native)
             return self

@@ -265,10 +265,23 @@ Dataset Dataset::filter_datetime(const TimeRange& range, const std::string& time
             e = "coalesce(" + micros_expr(*end, what) + ", " + s + ")";
         }
     }
+    // A TIMESTAMP column is compared as itself with a constant (not through epoch_us), so DuckDB
+    // pushes the test into the Parquet scan: row groups outside the range are skipped by their
+    // statistics and the other columns are only materialised for the rows that pass.
+    auto instant = [](int64_t us) {
+        return "make_timestamp(CAST(" + std::to_string(us) + " AS BIGINT))";
+    };
+    const bool plain_timestamp = start.type.id() == TypeId::Timestamp;
+    const std::string start_col = quote_identifier(start.name);
     std::string where;
-    if (range.end_us) where = s + " <= " + std::to_string(*range.end_us);
+    if (range.end_us) {
+        where = plain_timestamp ? start_col + " <= " + instant(*range.end_us)
+                                : s + " <= " + std::to_string(*range.end_us);
+    }
     if (range.start_us) {
-        where += (where.empty() ? "" : " AND ") + e + " >= " + std::to_string(*range.start_us);
+        where += (where.empty() ? "" : " AND ") +
+                 (plain_timestamp && e == s ? start_col + " >= " + instant(*range.start_us)
+                                            : e + " >= " + std::to_string(*range.start_us));
     }
     return filtered("(" + where + ")", level, what);
 }

@@ -190,15 +190,18 @@ std::vector<BandSummary> Dataset::band_stats(const std::vector<size_t>& bands, s
             continue;
         }
         s.mean = weighted_mean / total;
-        // Pooled standard deviation: within-sample variance plus the spread of the means.
+        // Pooled standard deviation: within-sample variance plus the spread of the means. The
+        // stored stds are population stds (ddof=0: GDAL's, which tacotoolbox writes, and
+        // tacocore's GeotiffStats), for which N*var = sum n_i*(std_i^2 + (mean_i - mean)^2) is
+        // exact; it also stays right when the weights are relative (1 per sample without
+        // stac:tensor_shape), where a (n_i - 1) form would drop the within-sample part.
         double sum = 0;
         for (const StatsRow& r : pooled) {
             const std::vector<double>& v = *r.values;
             const double sd = std::isfinite(v[3]) ? v[3] : 0.0;
-            sum += std::max(r.weight - 1, 0.0) * sd * sd +
-                   r.weight * (v[2] - s.mean) * (v[2] - s.mean);
+            sum += r.weight * (sd * sd + (v[2] - s.mean) * (v[2] - s.mean));
         }
-        s.std = total > 1 ? std::sqrt(sum / (total - 1)) : (*pooled.front().values)[3];
+        s.std = std::sqrt(sum / total);
         s.p25 = pooled_quantile(pooled, 0.25);
         s.p50 = pooled_quantile(pooled, 0.50);
         s.p75 = pooled_quantile(pooled, 0.75);

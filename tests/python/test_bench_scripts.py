@@ -96,3 +96,13 @@ def test_decode_floor_benchmark_runs(tmp_path):
     assert set(doc["rows"]) == {f"{impl}_t{t}" for impl in ("floor", "reference", "tacocore", "tacocore-py")
                                 for t in (1, 2)}
     assert all(r["wall"] > 0 and r["cpu"] > 0 for r in doc["rows"].values())
+def test_geostats_benchmark_runs(tmp_path):
+    repo = BENCH.parents[1]
+    proc = subprocess.run([sys.executable, str(repo / "bench" / "bench_geostats.py"), "--files", "6",
+                           "--size", "64", "--runs", "1", "--out", str(tmp_path)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    doc = json.loads(proc.stdout)
+    assert set(doc["median"]) >= {"tacocore_1", "tacocore_2", "tacotoolbox"}
+    assert all(m["cpu"] >= 0 and m["wall"] > 0 for m in doc["median"].values())
+    assert not list(pathlib.Path(tmp_path).rglob("*.aux.xml"))  # the reference's side files removed

@@ -270,8 +270,7 @@ def test_stats_follow_the_view_and_pool_correctly(fixture_paths, key):
         stats, pixels = fixture_stats(view)
         w = pixels[:, None] * stats[:, :, 4] / 100  # valid pixels per row and band
         mean = (w * stats[:, :, 2]).sum(0) / w.sum(0)
-        var = (((w - 1) * stats[:, :, 3] ** 2 + w * (stats[:, :, 2] - mean) ** 2).sum(0)
-               / (w.sum(0) - 1))
+        var = (w * (stats[:, :, 3] ** 2 + (stats[:, :, 2] - mean) ** 2)).sum(0) / w.sum(0)
         np.testing.assert_allclose(view.stats_mean([0, 1, 2]), mean, rtol=1e-6)
         np.testing.assert_allclose(view.stats_std([0, 1, 2]), np.sqrt(var), rtol=1e-6)
         np.testing.assert_allclose(view.stats_min([0, 1, 2]), stats[:, :, 0].min(0))

@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "create_on_dask.hpp"
 #include "ext/stac_from_raster.hpp"
+#include "create_stats.hpp"
 #include "format/collection_parse.hpp"
 #include "format/create_session.hpp"
 #include "io/file.hpp"
@@ -31,6 +32,7 @@ struct CreateArgs {
     bool stac = false;      // stac:* columns from each GeoTIFF's georeferencing
     std::string scheduler;  // with workers: the create runs on Dask (create_on_dask.hpp)
     int workers = 0;
+    StatsArgs stats;  // --stats* (create_stats.hpp)
 };
 
 // The arguments tacocore._dask_cli takes: taco create's own, as given.
@@ -122,6 +124,10 @@ int run_create(const CreateArgs& a) {
             std::cerr << "taco create: give --scheduler or --workers, not both\n";
             return kExitUsage;
         }
+        if (a.stats.wanted()) {
+            std::cerr << "taco create: --stats is not taken by --scheduler/--workers\n";
+            return kExitUsage;
+        }
         if (a.follow_symlinks) {
             std::cerr << "taco create: --follow-symlinks is not taken by --scheduler/--workers "
                          "(the workers list the input directory themselves and stay inside it)\n";
@@ -154,7 +160,12 @@ int run_create(const CreateArgs& a) {
     dopts.key_column = a.key;
     if (a.pad_to) dopts.pad_to = a.pad_to;
     if (a.stac) dopts.derive_fields = ext::stac_from_raster;
-    Taco taco(toolbox::tortilla_from_directory(a.from, dopts, *db), collection_from_args(a));
+    Tortilla tree = toolbox::tortilla_from_directory(a.from, dopts, *db);
+    std::vector<std::string> stats_skipped;
+    if (a.stats.wanted()) tree = apply_stats(tree, a.stats, !a.quiet && !a.json, stats_skipped);
+    for (const std::string& s : stats_skipped)
+        std::cerr << "warning: geotiff:stats skipped " << s << "\n";
+    Taco taco(std::move(tree), collection_from_args(a));
 
     CreateOptions opts;
     opts.overwrite = a.overwrite;
@@ -190,6 +201,7 @@ int run_create(const CreateArgs& a) {
         j["files"] = r.files;
         j["levels"] = r.level_rows;
         j["seconds"] = seconds;
+        if (a.stats.wanted()) j["stats_skipped"] = stats_skipped;
         if (!r.parts.empty()) {
             j["parts"] = nlohmann::ordered_json::array();
             for (const auto& p : r.parts) j["parts"].push_back(p.string());
@@ -279,6 +291,7 @@ Command make_create_command() {
         sub->add_flag("--follow-symlinks", args->follow_symlinks,
                       "Also pack what symbolic links in --from point to outside that directory "
                       "(links inside it are always followed; loops are refused)");
+        add_stats_options(*sub, args->stats);
         return sub;
     };
     c.run = [args] { return run_create(*args); };
