@@ -284,6 +284,10 @@ class TacoDataset(FlatMixin, SpaceTimeMixin, StatsMixin):
         it was made from, and other loads of the same files, stay usable."""
         self._closed = True
         self._table = None
+        # The native close reaches what Python does not track: frames handed to other code,
+        # their children, concat() results, and readers on other threads (a read already
+        # running completes; any later one raises the same TacoQueryError).
+        self._native.close()
 
     def __reduce__(self):
         """Pickling (a spawned worker process, e.g. a PyTorch DataLoader with spawn): the worker
