@@ -77,7 +77,9 @@ def load(
     return ds
 
 
-def _open(path: str, *args: Any) -> "_core.Dataset":
+def _open(path: Union[str, bytes], *args: Any) -> "_core.Dataset":
+    if isinstance(path, bytes):  # os.fspath() of a bytes path: decoded as the OS does
+        path = os.fsdecode(path)
     try:
         path.encode("utf-8")
     except UnicodeEncodeError:
