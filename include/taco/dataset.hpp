@@ -19,6 +19,7 @@
 namespace taco {
 
 namespace query {
+class Lifetime;
 struct DatasetContext;
 class Cascade;
 }  // namespace query
@@ -182,6 +183,16 @@ class Dataset {
     /// buttons; harmless when nothing runs.
     void interrupt() const;
 
+    /// Closes this dataset (issue 18 item 11): every later read of it, of the views made from
+    /// it (sql(), level(), the filters, concat()) and of the DataFrames taken from any of them
+    /// (read, read_bytes, byte_size, stream_bytes, position_of, and their children's) throws
+    /// ClosedError, the same error for each. The collection accessors (id(), ...) still answer;
+    /// the views this one was made from stay open. Copies of a Dataset share its state. Safe to
+    /// call twice and from any thread: a read already running on another thread completes.
+    void close() const;
+    /// True after close() of this dataset or of one it was made from.
+    bool closed() const;
+
     /// Internal: built by `load`. `level` is the hierarchy level of the view's rows; `base` says
     /// the view is exactly `level{level}` (which data() can fetch without SQL expressions).
     Dataset(std::shared_ptr<query::DatasetContext> context, std::string view_sql, size_t level,
@@ -203,6 +214,10 @@ class Dataset {
     std::string explain_query_;  // an EXPLAIN view: the statement as the user wrote it
     /// Set after a cascade filter: the surviving rows of the deeper levels, for navigation.
     std::shared_ptr<const query::Cascade> cascade_;
+    /// Open or closed, shared with the views and DataFrames derived from this one.
+    std::shared_ptr<query::Lifetime> life_;
+    /// A view derived from this dataset: its lifetime ends with this one's.
+    Dataset derived(std::string view_sql, size_t level, bool base = false) const;
 };
 
 /// Opens a dataset, detecting its container as the reference does (REFERENCE-API §A3):

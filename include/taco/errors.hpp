@@ -42,6 +42,14 @@ class QueryError : public Error {
     const char* kind() const noexcept override { return "TacoQueryError"; }
 };
 
+/// A read of a Dataset after its close() (or of a view or DataFrame derived from it). The same
+/// error for every kind of read (data, sql, read, read_bytes, ...); a QueryError, so it reaches
+/// Python as TacoQueryError like the pure-Python checks.
+class ClosedError : public QueryError {
+  public:
+    using QueryError::QueryError;
+};
+
 /// Reading or writing bytes failed (missing file, permission, disk full, existing target).
 class IoError : public Error {
   public:

@@ -210,7 +210,12 @@ void bind_reader(nb::module_& m) {
             },
             "Runs the view keeping every column.")
         .def("interrupt", &Dataset::interrupt,
-             "Stops the query running on this dataset's session (from another thread).");
+             "Stops the query running on this dataset's session (from another thread).")
+        .def("close", &Dataset::close,
+             "Every later read of this dataset, its views and their frames raises "
+             "TacoQueryError (\"... is closed\").")
+        .def_prop_ro("closed", &Dataset::closed,
+                     "True after close() of this dataset or of one it was made from.");
 
     m.def(
         "load",

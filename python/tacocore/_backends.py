@@ -301,7 +301,8 @@ class TacoDataFrame:
 
     def __getitem__(self, key: Any):
         """Indexing of the backend object (a column, a slice, a mask...)."""
-        return self.data[key]
+        from ._native_errors import index_backend
+        return index_backend(self.data, key)
 
     # --- navigation --------------------------------------------------------------------------
     def _row(self, key: Union[int, str]) -> dict:
@@ -445,7 +446,8 @@ class TacoDataFrameArrow(TacoDataFrame):
 
     def __getitem__(self, key: Any):
         """pyarrow Table indexing: a column by name or position."""
-        return self.to_arrow()[key]
+        from ._native_errors import index_backend
+        return index_backend(self.to_arrow(), key)
 
 
 class TacoDataFramePandas(TacoDataFrame):
@@ -473,7 +475,8 @@ class TacoDataFramePandas(TacoDataFrame):
         """pandas indexing; a DataFrame result stays a TacoDataFramePandas (navigation kept)."""
         import pandas as pd
 
-        result = self.data[key]
+        from ._native_errors import index_backend
+        result = index_backend(self.data, key)
         return self._derive(result) if isinstance(result, pd.DataFrame) else result
 
     def __setitem__(self, key: Any, value: Any) -> None:

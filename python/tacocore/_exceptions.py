@@ -31,6 +31,13 @@ from ._core import (
 )
 
 
+from . import _core
+from ._native_errors import guard_module
+
+# Argument errors of every native function in Python's words, not nanobind's signature listing.
+guard_module(_core)
+
+
 class TacoBackendError(TacoError):
     """DataFrame backend error: unknown backend name, or its package is not installed."""
 

@@ -154,7 +154,8 @@ class FlatMixin:
         return True
 
     def __getitem__(self, key: Any) -> Any:
-        return self.to_native()[key]
+        from ._native_errors import index_backend
+        return index_backend(self.to_native(), key)
 
     def __iter__(self):
         # As the table would (pandas: column names; pyarrow/polars: their own iteration).

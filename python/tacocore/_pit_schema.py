@@ -80,6 +80,8 @@ class PITSchema:
     def is_compatible(self, other: "PITSchema") -> bool:
         """True when ``other`` has the same structure: root type, depths, and per depth the same
         patterns (child types and ids, in order). Counts are ignored."""
+        if not isinstance(other, PITSchema):
+            raise TypeError(f"is_compatible(): expected a PITSchema, not {type(other).__name__}")
         if self.root["type"] != other.root["type"]:
             return False
         if set(self.hierarchy) != set(other.hierarchy):

@@ -77,7 +77,9 @@ def load(
     return ds
 
 
-def _open(path: str, *args: Any) -> "_core.Dataset":
+def _open(path: Union[str, bytes], *args: Any) -> "_core.Dataset":
+    if isinstance(path, bytes):  # os.fspath() of a bytes path: decoded as the OS does
+        path = os.fsdecode(path)
     try:
         path.encode("utf-8")
     except UnicodeEncodeError:
@@ -284,6 +286,10 @@ class TacoDataset(FlatMixin, SpaceTimeMixin, StatsMixin):
         it was made from, and other loads of the same files, stay usable."""
         self._closed = True
         self._table = None
+        # The native close reaches what Python does not track: frames handed to other code,
+        # their children, concat() results, and readers on other threads (a read already
+        # running completes; any later one raises the same TacoQueryError).
+        self._native.close()
 
     def __reduce__(self):
         """Pickling (a spawned worker process, e.g. a PyTorch DataLoader with spawn): the worker

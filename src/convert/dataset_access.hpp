@@ -6,12 +6,14 @@
 #include <memory>
 #include <string>
 
+#include "query/lifetime.hpp"
 #include "taco/dataset.hpp"
 
 namespace taco::convert {
 
 struct DatasetAccess {
     static const std::shared_ptr<query::DatasetContext>& context(const Dataset& d) {
+        d.life_->check("export");
         return d.ctx_;
     }
     static const std::string& view_sql(const Dataset& d) { return d.view_sql_; }

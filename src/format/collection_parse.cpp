@@ -94,7 +94,15 @@ struct Reader {
 
 }  // namespace
 
+void check_json_size(uint64_t size, const std::string& source) {
+    if (size <= kMaxJsonBytes) return;
+    throw FormatError(source + ": the JSON document is " + std::to_string(size) +
+                      " bytes, more than the limit of " + std::to_string(kMaxJsonBytes) +
+                      " (64 MiB)");
+}
+
 OrderedJson parse_json_document(const std::string& text, const std::string& source) {
+    check_json_size(text.size(), source);
     // Nesting is bounded before the document is built: serialising or walking a value recurses,
     // and 100,000 nested arrays (200 KB) overflow the stack. Duplicate keys are refused rather
     // than silently keeping one of them.

@@ -2,6 +2,7 @@
 // Accepts both provider shapes and unknown keys (kept as extensions, in order).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "format/collection_json.hpp"
@@ -18,8 +19,16 @@ CollectionInfo collection_info_from_json(const OrderedJson& doc, const std::stri
 /// Deepest nesting of arrays and objects a JSON document may have (USER-GUIDE "Security").
 inline constexpr size_t kMaxJsonDepth = 256;
 
-/// Parses JSON text, with a FormatError naming `source` and the position on malformed input,
-/// on nesting deeper than kMaxJsonDepth, and on a key repeated within one object.
+/// Largest JSON document read (COLLECTION.json, `--collection`): real ones are a few KB to a few
+/// MB; parsed, a document takes several times its text, so a huge one would exhaust memory.
+inline constexpr uint64_t kMaxJsonBytes = uint64_t{64} << 20;
+
+/// FormatError naming `source` when a JSON document of `size` bytes exceeds kMaxJsonBytes;
+/// called before the bytes are read where the size is known first.
+void check_json_size(uint64_t size, const std::string& source);
+
+/// Parses JSON text (at most kMaxJsonBytes), with a FormatError naming `source` and the position on
+/// malformed input, on nesting deeper than kMaxJsonDepth, and on a key repeated within one object.
 OrderedJson parse_json_document(const std::string& text, const std::string& source);
 
 }  // namespace taco::format

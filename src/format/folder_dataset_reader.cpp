@@ -2,6 +2,7 @@
 // contiguous from 0 (the reference stops at the first missing level).
 #include <system_error>
 
+#include "format/collection_parse.hpp"
 #include "format/dataset_open.hpp"
 #include "format/parquet_magic.hpp"
 #include "io/file.hpp"
@@ -34,6 +35,8 @@ OpenedDataset open_folder_dataset(const fs::path& path) {
         throw FormatError(name + ": COLLECTION.json not found (expected " + collection.string() +
                           ")");
     }
+    const uintmax_t collection_size = fs::file_size(collection, ec);
+    if (!ec) check_json_size(collection_size, name + ": COLLECTION.json");
     out.collection = read_collection_document(read_whole(collection), name + ": COLLECTION.json");
 
     const fs::path metadata = path / "METADATA";

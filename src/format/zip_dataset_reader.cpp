@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "format/collection_parse.hpp"
 #include "format/dataset_open.hpp"
 #include "format/taco_header.hpp"
 #include "io/crc32.hpp"
@@ -103,6 +104,7 @@ OpenedDataset open_zip_source(const std::filesystem::path& path,
     }
 
     const auto [coffset, csize] = header.slots.back();
+    check_json_size(csize, src.name() + ": COLLECTION.json");
     out.collection = read_collection_document(src.read_string(coffset, csize, "COLLECTION.json"),
                                               src.name() + ": COLLECTION.json");
     for (const LevelSource& level : out.levels) check_parquet_magic(src, level);

@@ -8,6 +8,7 @@
 #include "format/collection_json.hpp"
 #include "query/dataset_context.hpp"
 #include "query/level_revalidation.hpp"
+#include "query/lifetime.hpp"
 #include "taco/dataset.hpp"
 #include "taco/errors.hpp"
 
@@ -197,6 +198,11 @@ Dataset concat(const std::vector<Dataset>& inputs, ColumnMode mode) {
         throw QueryError("concat(): needs at least 2 datasets, got " +
                          std::to_string(inputs.size()));
     }
+    std::vector<std::shared_ptr<const query::Lifetime>> lives;
+    for (const Dataset& input : inputs) {
+        input.life_->check("concat()");
+        lives.push_back(input.life_);
+    }
     const Dataset& first = inputs[0];
     for (size_t k = 0; k < inputs.size(); ++k) {
         const Dataset& d = inputs[k];
@@ -269,7 +275,10 @@ Dataset concat(const std::vector<Dataset>& inputs, ColumnMode mode) {
     db.exec("CREATE VIEW data AS SELECT * FROM level0");
     ctx->level_columns = plan->columns;
     ctx->concat = std::move(plan);
-    return Dataset(ctx, kBaseView, 0, false);
+    Dataset out(ctx, kBaseView, 0, false);
+    // Closing any input closes the concatenation (it reads their files through their sessions).
+    out.life_ = std::make_shared<query::Lifetime>(out.id(), std::move(lives));
+    return out;
 }
 
 }  // namespace taco

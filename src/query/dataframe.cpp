@@ -130,12 +130,14 @@ DataFrame read_survivors(const query::DataFrameImpl& d, size_t row) {
     auto children = d.cascade->children(*d.ctx, d.level + 1, d.table->get_int(row, *id_col));
     auto impl = std::make_shared<query::DataFrameImpl>(d.ctx, std::move(children), d.level + 1);
     impl->cascade = d.cascade;
+    impl->life = d.life;
     return DataFrame(std::move(impl));
 }
 
 }  // namespace
 
 size_t DataFrame::checked_position(int64_t position) const {
+    if (impl_->life) impl_->life->check("reading a sample of a DataFrame taken from it");
     const size_t n = rows();
     if (position < 0 || static_cast<uint64_t>(position) >= n) {
         if (n == 0) {
@@ -150,6 +152,7 @@ size_t DataFrame::checked_position(int64_t position) const {
 }
 
 size_t DataFrame::position_of(std::string_view id) const {
+    if (impl_->life) impl_->life->check("reading a sample of a DataFrame taken from it");
     if (!impl_->id_col) {
         throw NavigationError("cannot search by id: the rows have no string column 'id'");
     }
@@ -183,6 +186,7 @@ ReadResult DataFrame::read(int64_t position) const {
         query::read_folder_children(*d.ctx, d.table->get_string(row, *d.vsi_col), id_text(d, row));
     auto impl = std::make_shared<query::DataFrameImpl>(d.ctx, std::move(children), d.level + 1);
     impl->cascade = d.cascade;
+    impl->life = d.life;
     return DataFrame(std::move(impl));
 }
 

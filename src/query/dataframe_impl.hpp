@@ -11,6 +11,7 @@
 
 #include "metadata/result_table.hpp"
 #include "query/dataset_context.hpp"
+#include "query/lifetime.hpp"
 
 namespace taco::query {
 
@@ -25,6 +26,9 @@ struct DataFrameImpl {
     size_t level = 0;
     /// Set below a cascade filter: read() lists only the surviving children (query/cascade.hpp).
     std::shared_ptr<const Cascade> cascade;
+    /// The lifetime of the Dataset the rows came from (null: not from a dataset); reads of the
+    /// samples refuse once it is closed, and children read from here share it.
+    std::shared_ptr<const Lifetime> life;
     // Columns navigation uses, resolved once: the first `id` and `type`, the last gdal_vsi.
     std::optional<size_t> id_col, type_col, vsi_col;
 

@@ -15,6 +15,7 @@
 #include "query/explain.hpp"
 #include "query/flat_views.hpp"
 #include "query/level_revalidation.hpp"
+#include "query/lifetime.hpp"
 #include "query/sandbox.hpp"
 #include "query/sql_compose.hpp"
 #include "query/vsi_path.hpp"
@@ -46,7 +47,25 @@ constexpr const char* kGdalVsi = "internal:gdal_vsi";
 
 Dataset::Dataset(std::shared_ptr<query::DatasetContext> context, std::string view_sql, size_t level,
                  bool base)
-    : ctx_(std::move(context)), view_sql_(std::move(view_sql)), level_(level), base_(base) {}
+    : ctx_(std::move(context)),
+      view_sql_(std::move(view_sql)),
+      level_(level),
+      base_(base),
+      life_(std::make_shared<query::Lifetime>(ctx_ ? ctx_->source.collection.info.id : "")) {}
+
+Dataset Dataset::derived(std::string view_sql, size_t level, bool base) const {
+    Dataset out(ctx_, std::move(view_sql), level, base);
+    out.life_ = query::Lifetime::derived(life_);
+    return out;
+}
+
+void Dataset::close() const {
+    life_->close();
+}
+
+bool Dataset::closed() const {
+    return life_->closed();
+}
 
 const CollectionInfo& Dataset::info() const {
     return ctx_->source.collection.info;
@@ -113,6 +132,7 @@ const std::string& Dataset::query() const {
 }
 
 Dataset Dataset::sql(const std::string& query) const {
+    life_->check("sql()");
     if (query::is_explain(view_sql_)) {
         throw QueryError(path().string() +
                          ": sql(): the result of EXPLAIN is a query plan, not a table to query "
@@ -128,7 +148,7 @@ Dataset Dataset::sql(const std::string& query) const {
             throw QueryError(path().string() + ": sql(): " + e.what());
         }
     }
-    Dataset out(ctx_, compose(query), 0);
+    Dataset out = derived(compose(query), 0);
     // EXPLAIN ANALYZE echoes the statement it ran; the user sees their own instead.
     if (query::is_explain(query)) out.explain_query_ = query;
     // A cascade's survivors stay: sql() can only narrow the level-0 rows they hang from.
@@ -165,16 +185,18 @@ std::string Dataset::compose(const std::string& query) const {
 }
 
 Dataset Dataset::level(size_t index) const {
+    life_->check("level()");
     if (index >= level_count()) {
         throw NavigationError(path().string() + ": level " + std::to_string(index) +
                               " does not exist; the dataset has levels 0.." +
                               std::to_string(level_count() - 1));
     }
     // A concatenation's levels have no single root to compute paths from: they go through SQL.
-    return Dataset(ctx_, "SELECT * FROM level" + std::to_string(index), index, !ctx_->concat);
+    return derived("SELECT * FROM level" + std::to_string(index), index, !ctx_->concat);
 }
 
 DataFrame Dataset::fetch(bool raw) const {
+    life_->check(raw ? "data_raw()" : "data()");
     const io::Deadline deadline = query::query_deadline(*ctx_);
     if (base_) return fetch_level(raw);
     metadata::ColumnFilter keep;
@@ -200,10 +222,12 @@ DataFrame Dataset::fetch(bool raw) const {
     }
     auto impl = std::make_shared<query::DataFrameImpl>(ctx_, std::move(rows), level_);
     impl->cascade = cascade_;
+    impl->life = life_;
     return DataFrame(std::move(impl));
 }
 
 void Dataset::stream_raw(const std::function<void(const DataFrame& batch)>& batch) const {
+    life_->check("stream_raw()");
     const io::Deadline deadline = query::query_deadline(*ctx_);
     std::lock_guard lock(ctx_->db_mutex);
     query::ensure_levels_current(*ctx_);
@@ -231,8 +255,9 @@ void Dataset::stream_raw(const std::function<void(const DataFrame& batch)>& batc
         metadata::ResultTable::stream(
             ctx_->db, view_sql_,
             [&](std::shared_ptr<const metadata::ResultTable> rows) {
-                batch(DataFrame(
-                    std::make_shared<query::DataFrameImpl>(ctx_, std::move(rows), level_)));
+                auto impl = std::make_shared<query::DataFrameImpl>(ctx_, std::move(rows), level_);
+                impl->life = life_;
+                batch(DataFrame(std::move(impl)));
             },
             ctx_->concat != nullptr);
     } catch (const QueryError& e) {
@@ -334,7 +359,9 @@ DataFrame Dataset::fetch_level(bool raw) const {
             rethrow_query(*ctx_, e);
         }
     }
-    return DataFrame(std::make_shared<query::DataFrameImpl>(ctx_, std::move(rows), level_));
+    auto impl = std::make_shared<query::DataFrameImpl>(ctx_, std::move(rows), level_);
+    impl->life = life_;
+    return DataFrame(std::move(impl));
 }
 
 DataFrame Dataset::data() const {
@@ -345,6 +372,7 @@ DataFrame Dataset::data_raw() const {
 }
 
 std::vector<ColumnType> Dataset::columns() const {
+    life_->check("columns()");
     const io::Deadline deadline = query::query_deadline(*ctx_);
     std::lock_guard lock(ctx_->db_mutex);
     query::ensure_levels_current(*ctx_);
@@ -356,6 +384,7 @@ std::vector<ColumnType> Dataset::columns() const {
 }
 
 uint64_t Dataset::count() const {
+    life_->check("count()");
     const io::Deadline deadline = query::query_deadline(*ctx_);
     std::lock_guard lock(ctx_->db_mutex);
     query::ensure_levels_current(*ctx_);

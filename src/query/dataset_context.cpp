@@ -210,7 +210,10 @@ std::shared_ptr<DatasetContext> make_context(format::OpenedDataset opened, Stage
         }
         check_required_columns(src, i, ctx->level_columns.back());
     }
-    if (!ctx->level_files.empty()) check_root_count(src, db, ctx->level_files[0]);
+    if (!ctx->level_files.empty()) {
+        check_root_count(src, db, ctx->level_files[0]);
+        check_level0_ids(src, db, ctx->level_files[0]);
+    }
     if (!src.parts_root.empty()) {
         ctx->parts = index_collection(db, src, ctx->level_files, ctx->level_columns);
         for (size_t k = 0; k < ctx->parts->files.size(); ++k) {

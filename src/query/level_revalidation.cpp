@@ -36,7 +36,10 @@ void swap_in(DatasetContext& ctx, size_t i, const std::shared_ptr<io::RemoteSour
                       column_list(columns) + " instead of " + column_list(ctx.level_columns[i]) +
                       "); load the dataset again to read the new version");
     }
-    if (i == 0) check_root_count(src, ctx.db, file);
+    if (i == 0) {
+        check_root_count(src, ctx.db, file);
+        check_level0_ids(src, ctx.db, file);
+    }
     ctx.db.exec("CREATE OR REPLACE VIEW level" + std::to_string(i) +
                 "_table AS SELECT * FROM read_parquet(" + quote_literal(file) + ")");
     level.source = fresh;

@@ -18,4 +18,25 @@ void check_root_count(const format::OpenedDataset& src, metadata::DuckSession& d
     }
 }
 
+void check_level0_ids(const format::OpenedDataset& src, metadata::DuckSession& db,
+                      const std::string& level0) {
+    const std::string file = metadata::quote_literal(level0);
+    // The footer's statistics answer without reading the column; a file without them is scanned.
+    const std::string nulls = db.query_scalar(
+        "SELECT coalesce(CAST(sum(stats_null_count) AS VARCHAR), 'unknown') FROM "
+        "parquet_metadata(" +
+        file + ") WHERE path_in_schema = 'id'");
+    if (nulls == "0" || nulls.empty()) return;
+    const std::string first =
+        db.query_scalar("SELECT CAST(min(file_row_number) AS VARCHAR) FROM read_parquet(" + file +
+                        ", file_row_number = true) WHERE \"id\" IS NULL");
+    if (first.empty() || first == "NULL") return;
+    const std::string count =
+        db.query_scalar("SELECT count(*) FROM read_parquet(" + file + ") WHERE \"id\" IS NULL");
+    throw FormatError(src.path.string() + ": " + src.levels[0].name + " row " + first +
+                      " has a NULL id (" + count + " row" + (count == "1" ? "" : "s") +
+                      " in all); every sample needs an id, and a row without one would be hidden "
+                      "like padding. Run `taco validate` for the full list");
+}
+
 }  // namespace taco::query

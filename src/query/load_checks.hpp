@@ -15,4 +15,11 @@ namespace taco::query {
 void check_root_count(const format::OpenedDataset& src, metadata::DuckSession& db,
                       const std::string& level0);
 
+/// FormatError naming the level-0 table and the first row whose `id` is NULL. Every reader view
+/// hides rows by their id (`__TACOPAD__*` is padding), and a NULL id would be hidden with them:
+/// a real sample silently gone. Writers never produce one (ids are validated), so such a table
+/// was written by hand or damaged; `taco validate` reports each row (finding row.id).
+void check_level0_ids(const format::OpenedDataset& src, metadata::DuckSession& db,
+                      const std::string& level0);
+
 }  // namespace taco::query

@@ -11,6 +11,7 @@
 #include "metadata/result_table.hpp"
 #include "query/cascade.hpp"
 #include "query/dataset_context.hpp"
+#include "query/lifetime.hpp"
 #include "query/sql_compose.hpp"
 #include "spatial/box_predicate.hpp"
 #include "spatial/sql_functions.hpp"
@@ -98,9 +99,10 @@ std::string micros_expr(const ColumnType& c, const char* what) {
 }  // namespace
 
 Dataset Dataset::filtered(const std::string& where, size_t level, const char* what) const {
-    (void)what;
+    life_->check(what);
     if (level == 0) {
-        Dataset out(ctx_, query::bind_data_view(view_sql_, "SELECT * FROM data WHERE " + where), 0);
+        Dataset out =
+            derived(query::bind_data_view(view_sql_, "SELECT * FROM data WHERE " + where), 0);
         out.cascade_ = cascade_;  // a subset of the rows: the survivors below stay right
         return out;
     }
@@ -123,8 +125,8 @@ Dataset Dataset::filtered(const std::string& where, size_t level, const char* wh
         survivors[k] = "SELECT * FROM (\n" + cascade_->level_sql(k) + "\n) WHERE " + kParentId +
                        " IN (SELECT " + kCurrentId + " FROM (\n" + survivors[k - 1] + "\n))";
     }
-    Dataset out(ctx_,
-                query::bind_data_view(view_sql_, std::string("SELECT * FROM data WHERE ") +
+    Dataset out =
+        derived(query::bind_data_view(view_sql_, std::string("SELECT * FROM data WHERE ") +
                                                      kCurrentId + " IN (SELECT " + kParentId +
                                                      " FROM (\n" + survivors[1] + "\n))"),
                 0);

@@ -9,6 +9,7 @@
 #include "metadata/result_table.hpp"
 #include "query/cascade.hpp"
 #include "query/dataset_context.hpp"
+#include "query/lifetime.hpp"
 #include "taco/dataset.hpp"
 #include "taco/errors.hpp"
 #include "taco/stats.hpp"
@@ -46,6 +47,7 @@ struct Row {
 
 std::vector<BandSummary> Dataset::band_stats(const std::vector<size_t>& bands, size_t level,
                                              const std::string& id) const {
+    life_->check("stats");
     const std::string where = path().string() + ": stats";
     if (bands.empty()) throw QueryError(where + ": no band given");
     if (level >= level_count()) {

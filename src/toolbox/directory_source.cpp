@@ -232,20 +232,56 @@ Table table_of(const metadata::ResultTable& result, const fs::path& file, const 
     return t;
 }
 
-// DuckDB renames a CSV column whose name repeats another's, ignoring case ("Cloud", "cloud" ->
-// "Cloud", "cloud_1"): the second column would be stored under a name nobody chose. Refused,
-// naming both, before the table is read.
-void check_csv_header(metadata::DuckSession& db, const fs::path& file, const std::string& source) {
+// The top-level column names of a metadata table exactly as the file spells them. DuckDB renames a
+// column whose name repeats another's ignoring case ("Cloud", "cloud" -> "Cloud", "cloud_1") in
+// every reader, so the names DESCRIBE gives are not the file's: each format is asked its own way.
+std::vector<std::string> raw_column_names(metadata::DuckSession& db, const fs::path& file,
+                                          const std::string& source) {
     std::string extension = file.extension().string();
     for (char& ch : extension) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    if (extension != ".csv" && extension != ".tsv") return;
-    auto header = metadata::ResultTable::fetch(
-        db, "SELECT * FROM read_csv(" + source + ", header = false, all_varchar = true) LIMIT 1");
-    if (header->rows() == 0) return;
+    std::vector<std::string> names;
+    if (extension == ".csv" || extension == ".tsv") {
+        auto header =
+            metadata::ResultTable::fetch(db, "SELECT * FROM read_csv(" + source +
+                                                 ", header = false, all_varchar = true) LIMIT 1");
+        if (header->rows() == 0) return names;
+        for (size_t c = 0; c < header->columns(); ++c)
+            if (!header->is_null(0, c)) names.emplace_back(header->get_string(0, c));
+    } else if (extension == ".parquet") {
+        // parquet_schema lists the tree depth first: the root, then each column followed by its
+        // nested fields. Only the root's direct children are columns; nested ones are skipped.
+        auto schema = metadata::ResultTable::fetch(
+            db, "SELECT name, CAST(coalesce(num_children, 0) AS BIGINT) FROM parquet_schema(" +
+                    source + ")");
+        if (schema->rows() == 0) return names;
+        const auto children = [&](size_t r) {
+            return static_cast<size_t>(std::max<int64_t>(schema->get_int(r, 1), 0));
+        };
+        size_t r = 1;
+        for (size_t c = 0, n = children(0); c < n && r < schema->rows(); ++c) {
+            names.emplace_back(schema->get_string(r, 0));
+            size_t pending = children(r++);  // nested fields still to skip
+            while (pending > 0 && r < schema->rows()) pending = pending - 1 + children(r++);
+        }
+    } else if (extension == ".json" || extension == ".ndjson" || extension == ".jsonl") {
+        // Every key of every top-level object, in order of first appearance.
+        auto keys = metadata::ResultTable::fetch(
+            db,
+            "SELECT k FROM (SELECT unnest(json_keys(json)) AS k, row_number() OVER () AS i "
+            "FROM read_json_objects(" +
+                source + ")) GROUP BY k ORDER BY min(i)");
+        for (size_t r = 0; r < keys->rows(); ++r) names.emplace_back(keys->get_string(r, 0));
+    }
+    return names;
+}
+
+// A second column whose name repeats another's ignoring case would be stored under a name nobody
+// chose (DuckDB's "cloud_1"): refused, naming both, before the table is read. The same rule for
+// CSV, Parquet and JSON.
+void check_column_names(metadata::DuckSession& db, const fs::path& file,
+                        const std::string& source) {
     std::unordered_map<std::string, std::string> seen;  // lowercased -> as written
-    for (size_t c = 0; c < header->columns(); ++c) {
-        if (header->is_null(0, c)) continue;
-        const std::string name(header->get_string(0, c));
+    for (const std::string& name : raw_column_names(db, file, source)) {
         std::string folded = name;
         for (char& ch : folded)
             ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
@@ -272,7 +308,7 @@ Table read_table(format::PendingSession& session, const fs::path& file, const st
         // there is an acquisition day, and TACO's time type is timestamp[us]. A Parquet file
         // declares its types, and a date32 column stays a date.
         const std::string source = metadata::quote_literal(file.string());
-        check_csv_header(db, file, source);
+        check_column_names(db, file, source);
         std::string extension = file.extension().string();
         for (char& ch : extension)
             ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
