@@ -6,6 +6,7 @@
 #include "taco/dataframe.hpp"
 #include "taco/dataset.hpp"
 #include "taco/errors.hpp"
+#include "taco/legacy.hpp"
 #include "taco/log.hpp"
 #include "taco/remote.hpp"
 #include "taco/sample.hpp"
