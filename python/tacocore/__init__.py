@@ -34,6 +34,7 @@ from ._reader import TacoDataset, concat, load, validate
 from ._toolbox import Sample, Taco, Tortilla, create
 from ._collection import create_tacocat, create_tacollection
 from ._convert import convert, export, folder2zip, generate_html, generate_markdown, zip2folder
+from ._legacy import is_legacy_v1, migrate
 from . import datamodel  # tacotoolbox's layout: tacocore.datamodel.Sample is tacocore.Sample
 from . import schema  # tacoreader's layout: tacocore.schema.PITSchema
 from ._spatial import register_installed_extension as _register_spatial
@@ -70,6 +71,8 @@ __all__ = [
     "create_tacollection",
     "export",
     "convert",
+    "is_legacy_v1",
+    "migrate",
     "zip2folder",
     "folder2zip",
     "generate_markdown",

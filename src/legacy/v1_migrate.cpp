@@ -2,6 +2,7 @@
 // sample's bytes range to range and writes the TACO 2.0 tables, __meta__ and COLLECTION.json.
 #include <string>
 
+#include "convert/export_whole.hpp"
 #include "taco/errors.hpp"
 #include "taco/legacy.hpp"
 
@@ -62,7 +63,7 @@ ExportResult migrate(const std::filesystem::path& input, const std::filesystem::
     }
     const Dataset v1 = load_legacy(input);
     check_position_isomorphic(v1, input.string());
-    return export_dataset(v1, output, options);
+    return export_whole(v1, output, options);
 }
 
 }  // namespace taco
