@@ -55,6 +55,9 @@ def write_geotiffs(directory: Path) -> None:
         ds.GetRasterBand(1).WriteRaster(0, 0, 8, 8, values, buf_type=gdal.GDT_UInt16)
         ds = None
     (directory / "blob_0.bin").write_bytes(b"legacy notes \x00\x01\x02" * 10)
+    for i in range(3):  # 1 MiB each, distinct and reproducible
+        seed = hashlib.sha256(f"big_{i}".encode()).digest()
+        (directory / f"big_{i}.bin").write_bytes(seed * (1 << 15))
 
 
 def cache_key() -> str:
@@ -87,6 +90,9 @@ def v1() -> V1Files:
         (staging / "manifest.json").write_text(text)
         shutil.rmtree(cache, ignore_errors=True)
         staging.rename(cache)
+        for old in cache.parent.iterdir():  # fixtures of older writer scripts
+            if old != cache and "." not in old.name:
+                shutil.rmtree(old, ignore_errors=True)
     return V1Files(cache / "out", cache / "inputs", json.loads(manifest_file.read_text()))
 
 

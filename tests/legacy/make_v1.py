@@ -148,4 +148,9 @@ paths = tacotoolbox.create(collection, Samples(samples=multi), out / "multi.taco
 record("multi.taco", paths if isinstance(paths, list) else [paths],
        [{"id": s.id, "path": str(s.path)} for s in multi])
 
+# 6. big.tortilla: three 1 MiB BYTES samples, for remote reads that must fetch ranges only.
+big = [Sample(id=f"big_{i}", path=src / f"big_{i}.bin", file_format="BYTES") for i in range(3)]
+path = pytortilla.create(Samples(samples=big), out / "big.tortilla", nworkers=1, quiet=True)
+record("big.tortilla", [path], [{"id": s.id, "path": str(s.path)} for s in big])
+
 print(json.dumps(manifest))
