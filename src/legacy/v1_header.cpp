@@ -41,7 +41,8 @@ const char* to_string(V1Kind kind) {
 V1Header read_v1_header(const io::ByteSource& source, uint64_t base, uint64_t length,
                         const std::string& what, bool nested) {
     if (length < kV1HeaderSize) {
-        throw FormatError(what + ": truncated: a v1 file starts with a " +
+        throw FormatError(what +
+                          ": truncated: a legacy v1 file (Tortilla 0.5 / TACO 0.2) starts with a " +
                           std::to_string(kV1HeaderSize) + "-byte header, but only " +
                           std::to_string(length) + " bytes are there");
     }
