@@ -41,7 +41,8 @@ def test_truncated_file(v1, taco, tmp_path):
 
 def test_truncated_inside_the_header(v1, taco, tmp_path):
     path = damaged(v1, tmp_path, "nested.taco", lambda d: d[:120])
-    fails(taco, path, "truncated: a v1 file starts with a 200-byte header, but only 120 bytes")
+    fails(taco, path, "truncated: a legacy v1 file (Tortilla 0.5 / TACO 0.2) starts with a "
+                      "200-byte header, but only 120 bytes")
 
 
 def test_corrupt_magic(v1, taco, tmp_path):
