@@ -148,7 +148,20 @@ paths = tacotoolbox.create(collection, Samples(samples=multi), out / "multi.taco
 record("multi.taco", paths if isinstance(paths, list) else [paths],
        [{"id": s.id, "path": str(s.path)} for s in multi])
 
-# 6. big.tortilla: three 1 MiB BYTES samples, for remote reads that must fetch ranges only.
+# 6. split.taco: nested.taco's tree split into parts (one ~10 KB nested tortilla per part).
+split_parents = []
+for p in range(3):
+    inner = pytortilla.create(Samples(samples=named(["lr", "hr"], 2 * p)),
+                              out / "parts" / f"split_{p}.tortilla", nworkers=1, quiet=True)
+    split_parents.append(Sample(id=f"region_{p}", path=inner, file_format="TORTILLA"))
+paths = tacotoolbox.create(collection, Samples(samples=split_parents), out / "split.taco",
+                           nworkers=1, chunk_size="11KB", quiet=True)
+record("split.taco", paths if isinstance(paths, list) else [paths],
+       [{"id": f"region_{p}", "children": [{"id": k, "path": str(src / f"tile_{(2 * p + i) % 6}.tif")}
+                                           for i, k in enumerate(["lr", "hr"])]}
+        for p in range(3)])
+
+# 7. big.tortilla: three 1 MiB BYTES samples, for remote reads that must fetch ranges only.
 big = [Sample(id=f"big_{i}", path=src / f"big_{i}.bin", file_format="BYTES") for i in range(3)]
 path = pytortilla.create(Samples(samples=big), out / "big.tortilla", nworkers=1, quiet=True)
 record("big.tortilla", [path], [{"id": s.id, "path": str(s.path)} for s in big])

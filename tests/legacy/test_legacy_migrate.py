@@ -148,3 +148,15 @@ def test_migrate_from_python(v1, tmp_path):
         tacocore.migrate(v1.path("nested.taco"), out)
     with pytest.raises(tacocore.TacoFormatError, match="not a legacy v1 file"):
         tacocore.migrate(out / "COLLECTION.json", tmp_path / "x")
+
+
+def test_migrate_split_nested_taco(v1, taco, tmp_path):
+    out = tmp_path / "split.tacozip"
+    migrate_ok(taco, v1.path("split.taco"), out)
+    ds = tacoreader.load(str(out))
+    assert [r["id"] for r in reference_rows(ds.data)] == ["region_0", "region_1", "region_2"]
+    for i, parent in enumerate(v1.manifest["split.taco"]["rows"]):
+        children = reference_rows(ds.read(i))
+        assert [r["id"] for r in children] == ["lr", "hr"]
+        for g, c in zip(children, parent["children"]):
+            assert vsi_bytes(g["internal:gdal_vsi"]) == Path(c["path"]).read_bytes()

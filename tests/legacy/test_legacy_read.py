@@ -168,3 +168,15 @@ def test_irregular_nested_tortillas_still_read(v1):
 def test_is_legacy_v1(v1):
     assert tacocore.is_legacy_v1(v1.path("flat.tortilla"))
     assert not tacocore.is_legacy_v1(v1.inputs / "tile_0.tif")
+
+
+def test_split_nested_taco_navigates_across_parts(v1):
+    files = v1.manifest["split.taco"]["files"]
+    assert len(files) == 3  # one nested tortilla per part (chunk_size 11KB)
+    ds = tacocore.load(str(v1.path("split.0001.part.taco")))
+    assert [r["id"] for r in rows(ds.data)] == ["region_0", "region_1", "region_2"]
+    for parent in v1.manifest["split.taco"]["rows"]:
+        children = ds.data.read(parent["id"])
+        assert [r["id"] for r in rows(children)] == ["lr", "hr"]
+        for c in parent["children"]:
+            assert children.read_bytes(c["id"]) == Path(c["path"]).read_bytes()
