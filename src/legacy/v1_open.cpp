@@ -30,13 +30,19 @@ bool has_v1_suffix(const std::string& s) {
 Dataset load_part(const std::string& path, const LoadOptions& options, uint64_t& partitions) {
     const bool remote = io::is_remote(path);
     std::shared_ptr<io::ByteSource> source;
+    std::string vsi_root;
     if (remote) {
-        source = io::RemoteSource::open(io::parse_location(path));
+        // Samples are named as GDAL reads them (/vsisubfile/…,/vsicurl/https://…), as a
+        // remote ZIP's are.
+        const io::Location location = io::parse_location(path);
+        source = io::RemoteSource::open(location);
+        vsi_root = location.vsi;
     } else {
         std::error_code ec;
         if (!fs::is_regular_file(path, ec))
             throw IoError("cannot open '" + path + "': no such file");
         source = io::open_local_source(path);
+        vsi_root = format::resolved_path(path);
     }
     metadata::DuckSession db;
     legacy::V1Tables tables = legacy::read_v1_tables(db, *source, path);
@@ -44,7 +50,7 @@ Dataset load_part(const std::string& path, const LoadOptions& options, uint64_t&
     format::OpenedDataset opened;
     opened.path = path;
     opened.format = ContainerFormat::Zip;  // samples are byte ranges of one file, as in a ZIP
-    opened.vsi_root = remote ? path : format::resolved_path(path);
+    opened.vsi_root = vsi_root;
     opened.archive = source;
     opened.collection = format::read_collection_document(
         legacy::v2_collection_json(tables, path, db), path + ": COLLECTION (mapped from v1)");

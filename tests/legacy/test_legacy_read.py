@@ -180,3 +180,12 @@ def test_split_nested_taco_navigates_across_parts(v1):
         assert [r["id"] for r in rows(children)] == ["lr", "hr"]
         for c in parent["children"]:
             assert children.read_bytes(c["id"]) == Path(c["path"]).read_bytes()
+
+
+def test_sandboxed_load_navigates(v1):
+    ds = tacocore.load(str(v1.path("deep.tortilla")), sandbox=True)
+    nir = ds.data.read("site_0").read("sensor_1").read_bytes("nir")
+    want = v1.manifest["deep.tortilla"]["rows"][0]["children"][1]["children"][1]["path"]
+    assert nir == Path(want).read_bytes()
+    with pytest.raises(tacocore.TacoQueryError):
+        ds.sql("SELECT * FROM read_csv('/etc/passwd')").data

@@ -53,6 +53,11 @@ def test_remote_multipart_from_one_part(v1, srv, taco, tmp_path):
     assert out.returncode == 0, out.stderr
     ids = [row["id"] for row in json.loads(out.stdout)]
     assert ids == [r["id"] for r in v1.manifest["multi.taco"]["rows"]]
+    vsi = taco("sql", srv.url("multi.0001.part.taco"),
+               'SELECT "internal:gdal_vsi" AS v FROM data WHERE id = \'tile_3\'', "--json",
+               env={"TACOCORE_CACHE_DIR": str(tmp_path / "cache")})
+    assert json.loads(vsi.stdout)[0]["v"] == (
+        "/vsisubfile/570_370,/vsicurl/" + srv.url("multi.0001.part.taco"))
 
 
 def test_migrate_from_a_url(v1, srv, taco, tmp_path):
