@@ -38,7 +38,7 @@ def test_flat_tortilla_bytes_and_values(v1):
     got = rows(ds.data)
     assert [r["id"] for r in got] == [r["tortilla:id"] for r in expected]
     assert [r["type"] for r in got] == ["FILE"] * len(expected)
-    raw = rows(ds.data_raw())
+    raw = rows(ds.data_raw)
     for e, g, r in zip(expected, got, raw):
         # Every v1 column but the three mapped ones keeps its name and value.
         for col, value in e.items():
@@ -86,7 +86,7 @@ def test_nested_taco_levels(v1):
     assert {r["type"] for r in rows(ds.data)} == {"FOLDER"}
     assert [r["region"] for r in rows(ds.data)] == ["r0", "r1", "r2"]
     level1 = rows(ds.sql('SELECT id, "internal:parent_id" AS p, "internal:relative_path" AS rp '
-                         "FROM level1").data_raw())
+                         "FROM level1").data_raw)
     assert [r["p"] for r in level1] == [0, 0, 1, 1, 2, 2]
     assert [r["rp"] for r in level1][2:4] == ["region_1/lr", "region_1/hr"]
     for parent, want in zip(top, v1.manifest["nested.taco"]["rows"]):
@@ -102,7 +102,9 @@ def test_nested_taco_levels(v1):
 
 def test_deep_tortilla_three_levels(v1):
     ds = tacocore.load(str(v1.path("deep.tortilla")))
-    assert ds.pit_schema.max_depth if hasattr(ds.pit_schema, "max_depth") else True
+    hierarchy = ds.collection["taco:pit_schema"]["hierarchy"]
+    assert hierarchy["1"] == [{"n": 4, "type": ["FOLDER", "FOLDER"], "id": ["sensor_0", "sensor_1"]}]
+    assert [p["n"] for p in hierarchy["2"]] == [4, 4]  # one pattern per sensor id
     for site in v1.manifest["deep.tortilla"]["rows"]:
         sensors = ds.data.read(site["id"])
         assert [r["id"] for r in rows(sensors)] == [s["id"] for s in site["children"]]
@@ -111,7 +113,7 @@ def test_deep_tortilla_three_levels(v1):
             assert [r["id"] for r in rows(files)] == ["red", "nir"]
             for f in sensor["children"]:
                 assert files.read_bytes(f["id"]) == Path(f["path"]).read_bytes()
-    level2 = rows(ds.sql('SELECT "internal:relative_path" AS rp FROM level2').data_raw())
+    level2 = rows(ds.sql('SELECT "internal:relative_path" AS rp FROM level2').data_raw)
     assert level2[-1]["rp"] == "site_1/sensor_1/nir"
 
 
