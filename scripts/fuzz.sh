@@ -23,6 +23,7 @@ declare -A sources=(
     [fuzz_taco_header]="src/format/taco_header.cpp"
     [fuzz_zip_directory]="src/format/zip_reader.cpp src/io/file.cpp src/io/crc32.cpp"
     [fuzz_tacocat_header]="src/collection/tacocat_file.cpp"
+    [fuzz_v1_header]="src/legacy/v1_header.cpp src/io/byte_source.cpp src/io/file.cpp"
     [fuzz_collection]="src/format/collection_schema.cpp src/format/collection_parse.cpp
         src/format/collection_json.cpp src/model/collection.cpp src/model/shorten.cpp
         src/model/value.cpp src/model/time_format.cpp src/model/extent.cpp src/model/wkb.cpp
@@ -31,7 +32,7 @@ declare -A sources=(
         src/io/file.cpp src/io/crc32.cpp"
 )
 libs=(-ldeflate)
-targets="${FUZZ_TARGETS:-fuzz_taco_header fuzz_zip_directory fuzz_tacocat_header fuzz_collection fuzz_load}"
+targets="${FUZZ_TARGETS:-fuzz_taco_header fuzz_zip_directory fuzz_tacocat_header fuzz_collection fuzz_v1_header fuzz_load}"
 
 # Seeds: a small nested dataset as ZIP, its header, its COLLECTION.json.
 seeds="$out/seed-src"
@@ -81,6 +82,10 @@ for t in $targets; do
         fuzz_zip_directory) cp "$out/seed.tacozip" "$corpus/seed-zip" ;;
         fuzz_collection) cp "$out/seed-folder/COLLECTION.json" "$corpus/seed-collection" ;;
         fuzz_load) cp "$out/seed.tacozip" "$corpus/seed-zip" ;;
+        fuzz_v1_header)  # files of the legacy writers, when tests/legacy has made them
+            for f in build/test-cache/legacy-v1/*/out/*.t*; do
+                [ -f "$f" ] && head -c 65536 "$f" > "$corpus/seed-$(basename "$f")"
+            done ;;
         fuzz_tacocat_header)  # the target reads 8 bytes of file size, then the header
             python3 -c 'import os,struct,sys; p=sys.argv[1]; sys.stdout.buffer.write(struct.pack("<Q", os.path.getsize(p)) + open(p,"rb").read(128))' \
                 "$out/seed-cat/__TACOCAT__" > "$corpus/seed-tacocat" ;;

@@ -27,7 +27,7 @@ run_suite() {
 run_suite unit ./build/bin/taco_unit_tests --gtest_brief=1
 run_suite readme-example ./build/bin/example_quickstart build/example-quickstart
 run_suite python-package ./scripts/install_python.sh
-run_suite pytest "$PY" -m pytest -q -p no:cacheprovider tests/cli tests/interop tests/remote tests/training tests/python
+run_suite pytest "$PY" -m pytest -q -p no:cacheprovider tests/cli tests/interop tests/remote tests/legacy tests/training tests/python
 # The same C++ unit tests and CLI suite again under ASan + UBSan (build-asan, the debug-asan
 # preset; ccache makes the rebuild cheap). The kill loop is timing, not memory: left to the
 # release run above.

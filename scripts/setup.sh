@@ -3,6 +3,7 @@
 #   1. Debian packages (compilers' helpers, GDAL, JSON, CLI, CRC, test frameworks, nginx)
 #   2. DuckDB 1.4.4 (library + header) from npm tarballs, checksums verified, into third_party/
 #   3. A Python virtualenv (.venv) with the reference tools for interop tests and benchmarks
+#   3b. .venv-legacy with the legacy v1 writers (pytortilla, old tacotoolbox) for tests/legacy
 #   4. Azurite (npm) into third_party/azurite, the Azure blob emulator of the remote tests
 # A second run only checks and returns in about a second.
 set -euo pipefail
@@ -27,6 +28,7 @@ fi
 
 "$here/scripts/fetch_duckdb.sh"
 "$here/scripts/setup_python.sh"
+"$here/scripts/setup_legacy_venv.sh"  # legacy v1 writers for tests/legacy (issue 16)
 "$here/scripts/fetch_azurite.sh"
 "$here/scripts/fetch_duckdb_spatial.sh"
 echo "setup: ok"

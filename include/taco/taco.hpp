@@ -8,6 +8,7 @@
 #include "taco/errors.hpp"
 #include "taco/extensions.hpp"
 #include "taco/geotiff_stats.hpp"
+#include "taco/legacy.hpp"
 #include "taco/log.hpp"
 #include "taco/remote.hpp"
 #include "taco/sample.hpp"

@@ -18,6 +18,7 @@ NB_MODULE(_core, m) {
     taco::py::bind_collection(m);
     taco::py::bind_training(m);
     taco::py::bind_convert(m);
+    taco::py::bind_legacy(m);
     taco::py::bind_spacetime(m);
     taco::py::bind_extensions(m);
     taco::py::bind_geostats(m);

@@ -35,6 +35,7 @@ from ._toolbox import Sample, Taco, Tortilla, create
 from ._geostats import GeotiffStats, add_geotiff_stats
 from ._collection import create_tacocat, create_tacollection
 from ._convert import convert, export, folder2zip, generate_html, generate_markdown, zip2folder
+from ._legacy import is_legacy_v1, migrate
 from . import datamodel  # tacotoolbox's layout: tacocore.datamodel.Sample is tacocore.Sample
 from . import schema  # tacoreader's layout: tacocore.schema.PITSchema
 from . import sample, taco  # tacotoolbox's layout: tacocore.sample.extensions.stac.STAC, ...
@@ -76,6 +77,8 @@ __all__ = [
     "create_tacollection",
     "export",
     "convert",
+    "is_legacy_v1",
+    "migrate",
     "zip2folder",
     "folder2zip",
     "generate_markdown",

@@ -130,7 +130,7 @@ void rewrite_pit(OrderedJson& pit, const ExportTree& tree) {
 
 std::string export_collection_json(const std::string& source_json, const ExportTree& tree,
                                    ExportTables& tables, metadata::DuckSession& db,
-                                   const std::string& name) {
+                                   const std::string& name, bool subset) {
     OrderedJson doc;
     try {
         doc = OrderedJson::parse(source_json);
@@ -140,6 +140,7 @@ std::string export_collection_json(const std::string& source_json, const ExportT
     if (!doc.is_object()) throw FormatError(name + ": COLLECTION.json is not a JSON object");
     if (doc.contains("taco:pit_schema")) rewrite_pit(doc["taco:pit_schema"], tree);
     if (auto extent = kept_extent(tree, tables, db)) doc["extent"] = std::move(*extent);
+    if (!subset) return format::dump_python_style(doc);
 
     // taco:subset_of / taco:subset_date go before the taco:* schema keys, where the reference's
     // export put them; an export of an export keeps the original dataset's id.

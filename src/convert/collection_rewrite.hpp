@@ -10,10 +10,11 @@
 
 namespace taco::convert {
 
-/// `source_json`: the source's COLLECTION.json. `tables` has every level staged. FormatError
-/// when the document is not a JSON object.
+/// `source_json`: the source's COLLECTION.json. `subset` false (a migration, every row kept):
+/// pit counts and extent recomputed, no taco:subset_of / taco:subset_date. `tables` has every level
+/// staged. FormatError when the document is not a JSON object.
 std::string export_collection_json(const std::string& source_json, const ExportTree& tree,
                                    ExportTables& tables, metadata::DuckSession& db,
-                                   const std::string& name);
+                                   const std::string& name, bool subset = true);
 
 }  // namespace taco::convert

@@ -7,6 +7,7 @@
 #include "convert/collection_rewrite.hpp"
 #include "convert/dataset_access.hpp"
 #include "convert/export_tree.hpp"
+#include "convert/export_whole.hpp"
 #include "convert/export_writers.hpp"
 #include "format/overwrite_guard.hpp"
 #include "io/staged_output.hpp"
@@ -40,7 +41,8 @@ uint64_t known_bytes(const convert::ExportTree& tree) {
 }
 
 ExportResult run_export(const Dataset& view, const fs::path& output, const ExportOptions& options,
-                        const convert::RootSelection& roots, bool keep_collection) {
+                        const convert::RootSelection& roots, bool keep_collection,
+                        bool subset = true) {
     query::DatasetContext& ctx = *convert::DatasetAccess::context(view);
     const std::string name = view.path().string();
     const ContainerFormat format = resolve_format(output, options.format);
@@ -63,9 +65,9 @@ ExportResult run_export(const Dataset& view, const fs::path& output, const Expor
     job.done.bytes_total = known_bytes(tree);
     const std::string source_json = view.collection_json();
     job.collection_json = [&](convert::ExportTables& tables) {
-        return keep_collection
-                   ? source_json
-                   : convert::export_collection_json(source_json, tree, tables, ctx.db, name);
+        return keep_collection ? source_json
+                               : convert::export_collection_json(source_json, tree, tables, ctx.db,
+                                                                 name, subset);
     };
 
     ExportResult result;
@@ -119,6 +121,13 @@ ExportResult convert_dataset(const fs::path& input, const fs::path& output,
     convert::RootSelection roots;
     roots.all_rows = true;
     return run_export(ds, output, opts, roots, true);
+}
+
+ExportResult export_whole(const Dataset& dataset, const fs::path& output,
+                          const ExportOptions& options) {
+    convert::RootSelection roots;
+    roots.all_rows = true;
+    return run_export(dataset, output, options, roots, false, false);
 }
 
 }  // namespace taco

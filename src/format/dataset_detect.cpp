@@ -31,9 +31,9 @@ std::string lower(std::string s) {
 [[noreturn]] void legacy_v1(const std::string& path) {
     throw FormatError("Legacy TACO v1 format detected: " + path +
                       ": a legacy TACO v1 dataset (.taco / .tortilla / tacofoundation:). TACO 2 "
-                      "readers cannot load it; migrate it to a TACO 2 .tacozip first (tacocore's "
-                      "`taco migrate` is planned; until then the reference reader tacoreader<1.0, "
-                      "`import tacoreader.v1`, still reads it)");
+                      "validation does not apply to it: load() reads a v1 file read-only, and "
+                      "`taco migrate FILE OUT.tacozip` rewrites it as TACO 2 (Hugging Face "
+                      "`tacofoundation:` names are not fetched: download the .taco file first)");
 }
 
 [[noreturn]] void tacocat(const std::string& path, const std::string& what) {

@@ -8,6 +8,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "format/collection_schema.hpp"
@@ -42,6 +44,10 @@ struct OpenedDataset {
     /// A collection index (`.tacocat/`, `__TACOCAT__`; src/collection/): the directory the parts
     /// named by `internal:source_file` live in, ending in '/'. Empty for a single dataset.
     std::string parts_root;
+    /// A legacy v1 file (src/legacy/): each FOLDER (nested tortilla) by the absolute offset of its
+    /// bytes, with its level and internal:current_id; its children are the next level's rows
+    /// whose internal:parent_id is that id (a nested tortilla holds no __meta__).
+    std::unordered_map<uint64_t, std::pair<size_t, int64_t>> legacy_folders;
 };
 
 /// Zip or Folder for a loadable path. Throws FormatError for legacy v1 files (`.taco`,

@@ -20,6 +20,7 @@
 #include "query/sql_compose.hpp"
 #include "query/vsi_path.hpp"
 #include "taco/errors.hpp"
+#include "taco/legacy.hpp"
 
 namespace taco {
 namespace {
@@ -406,6 +407,8 @@ Dataset load(const std::filesystem::path& path) {
 }
 
 Dataset load(const std::filesystem::path& path, const LoadOptions& options) {
+    // Tortilla 0.5 / TACO 0.2 files open read-only through src/legacy/ (issue 16).
+    if (is_legacy_v1_file(path)) return load_legacy(path, options);
     // Starting DuckDB (its catalog of built-in functions) takes ~20 ms of one core: it runs on
     // another thread while this one reads the container and copies the level tables out of it.
     std::future<metadata::DuckSession> session =

@@ -135,11 +135,39 @@ std::shared_ptr<const metadata::ResultTable> fetch_children(DatasetContext& ctx,
 
 namespace {
 
+// A legacy v1 FOLDER (nested tortilla, src/legacy/): its children are rows of the next level
+// table, which was built from its FOOTER. The context (or concatenated part) whose file holds it.
+std::shared_ptr<const metadata::ResultTable> legacy_children(DatasetContext& ctx,
+                                                             const SubfileRef& ref,
+                                                             const std::string& id, bool& found) {
+    if (ctx.concat) {
+        for (const ConcatPart& part : ctx.concat->parts) {
+            auto t = legacy_children(*part.ctx, ref, id, found);
+            if (found) return t;
+        }
+        return nullptr;
+    }
+    const auto it = ctx.source.legacy_folders.find(ref.offset);
+    if (ctx.source.vsi_root != ref.root || it == ctx.source.legacy_folders.end()) return nullptr;
+    found = true;
+    const auto [level, current] = it->second;
+    const std::string relation =
+        "(SELECT * EXCLUDE (\"internal:current_id\", \"internal:parent_id\", "
+        "\"internal:relative_path\") FROM read_parquet(" +
+        quote_literal(ctx.level_files.at(level + 1)) +
+        ") WHERE \"internal:parent_id\" = " + std::to_string(current) +
+        " ORDER BY \"internal:current_id\")";
+    const std::string archive(ref.root);
+    return fetch_children(ctx, relation, "nested tortilla '" + id + "'", &archive, "");
+}
+
 std::shared_ptr<const metadata::ResultTable> read_meta(DatasetContext& ctx,
                                                        std::string_view folder_vsi,
                                                        std::string_view folder_id) {
     const std::string id(folder_id);
     if (const auto ref = parse_vsi_subfile(folder_vsi)) {
+        bool legacy = false;
+        if (auto children = legacy_children(ctx, *ref, id, legacy)) return children;
         const std::string where = "__meta__ of FOLDER '" + id + "' (bytes [" +
                                   std::to_string(ref->offset) + ", " +
                                   std::to_string(ref->offset + ref->size) + "))";

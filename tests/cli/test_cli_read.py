@@ -78,7 +78,7 @@ def test_info_errors(tmp_path):
     legacy.write_bytes(b"#y" + bytes(100))
     proc = taco("info", legacy)
     assert proc.returncode == 1
-    assert "legacy TACO v1" in proc.stderr
+    assert "old.tortilla: truncated: a legacy v1 file" in proc.stderr
     (tmp_path / "empty").mkdir()
     proc = taco("info", tmp_path / "empty")
     assert proc.returncode == 1

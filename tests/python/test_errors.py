@@ -26,6 +26,8 @@ def scenarios(tmp_path, small_zip):
     bad_collection = tmp_path / "badcoll"
     (bad_collection / "METADATA").mkdir(parents=True)
     (bad_collection / "COLLECTION.json").write_text("{not json")
+    old_v1 = tmp_path / "old.tortilla"
+    old_v1.write_bytes(b"#y" + bytes(100))  # shorter than a v1 header
     existing = tmp_path / "exists.tacozip"
     existing.write_bytes(b"x")
     taco = tacocore.Taco(tacocore.Tortilla([tacocore.Sample("a", b"1")]), **COLLECTION_DEFAULTS)
@@ -46,8 +48,8 @@ def scenarios(tmp_path, small_zip):
         ("load a corrupt ZIP", tacocore.TacoFormatError, lambda: tacocore.load(junk), "junk.tacozip"),
         ("load malformed COLLECTION.json", tacocore.TacoFormatError, lambda: tacocore.load(bad_collection),
          "COLLECTION.json"),
-        ("load a legacy v1 file", tacocore.TacoFormatError, lambda: tacocore.load(tmp_path / "old.tortilla"),
-         "legacy"),
+        ("load a damaged legacy v1 file", tacocore.TacoFormatError, lambda: tacocore.load(old_v1),
+         "legacy v1"),
         # SchemaError
         ("invalid sample id", tacocore.TacoSchemaError, lambda: tacocore.Sample("a/b", b"1"), "a/b"),
         ("invalid metadata key", tacocore.TacoSchemaError, lambda: tacocore.Sample("a", b"1", **{"x-y": 1}),

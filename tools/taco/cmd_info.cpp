@@ -5,6 +5,7 @@
 #include "commands.hpp"
 #include "output.hpp"
 #include "taco/dataset.hpp"
+#include "taco/legacy.hpp"
 
 namespace taco::cli {
 namespace {
@@ -59,6 +60,17 @@ void print_text(const Dataset& ds, const std::vector<LevelSummary>& levels) {
     line("id:", ds.id());
     if (ds.title()) line("title:", *ds.title());
     line("format:", std::string(to_string(ds.format())) + "  " + ds.path().string());
+    // A v1 file (src/legacy/); a split one loads as the concatenation of its parts.
+    const auto sources = ds.sources();
+    if (!sources.empty() && is_legacy_v1_file(sources.front())) {
+        line("legacy:",
+             sources.size() == 1
+                 ? std::string("v1 file, read-only (`taco migrate` rewrites it as TACO 2.0)")
+                 : "v1 file in " + std::to_string(sources.size()) + " parts (" +
+                       sources.front().filename().string() + " .. " +
+                       sources.back().filename().string() +
+                       "), read-only (`taco migrate` rewrites it as TACO 2.0)");
+    }
     if (is_collection(ds)) {
         const auto parts = ds.sources();
         line("parts:", std::to_string(parts.size()) + " ZIP parts, " +

@@ -26,6 +26,7 @@ std::vector<Command> all_commands() {
     cmds.push_back(make_cache_command());
     cmds.push_back(make_export_command());
     cmds.push_back(make_convert_command());
+    cmds.push_back(make_migrate_command());
     cmds.push_back(make_cog_command());
     cmds.push_back(make_filter_command());
     cmds.push_back(make_stats_command());

@@ -46,6 +46,7 @@ Command make_tacollection_command();
 Command make_cache_command();
 Command make_export_command();       // cmd_export.cpp (issue 16)
 Command make_convert_command();      // cmd_convert.cpp (issue 16)
+Command make_migrate_command();      // cmd_migrate.cpp (issue 16, legacy v1)
 Command make_cog_command();          // cmd_cog.cpp (issue 16)
 Command make_filter_command();       // cmd_filter.cpp (issue 14)
 Command make_stats_command();        // cmd_stats.cpp (issue 14)

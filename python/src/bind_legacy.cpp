@@ -1,0 +1,48 @@
+// Legacy v1 files (include/taco/legacy.hpp) for the Python package: tacocore.migrate is in
+// tacocore/_legacy.py; tacocore.load opens v1 files through the core's load().
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "py_common.hpp"
+#include "taco/errors.hpp"
+#include "taco/legacy.hpp"
+
+using namespace nb::literals;
+
+namespace taco::py {
+
+void bind_legacy(nb::module_& m) {
+    m.def(
+        "migrate_v1",
+        [](const std::string& input, const std::string& output, const std::string& format,
+           bool overwrite) {
+            ExportOptions o;
+            if (format == "zip") {
+                o.format = ContainerFormat::Zip;
+            } else if (format == "folder") {
+                o.format = ContainerFormat::Folder;
+            } else if (format != "auto" && !format.empty()) {
+                throw QueryError("format must be 'zip', 'folder' or 'auto', not '" + format + "'");
+            }
+            o.overwrite = overwrite;
+            ExportResult r;
+            {
+                nb::gil_scoped_release release;
+                r = migrate(input, output, o);
+            }
+            nb::dict d;
+            d["path"] = r.path.string();
+            d["format"] = std::string(to_string(r.format));
+            d["files"] = r.files;
+            d["sample_bytes"] = r.sample_bytes;
+            d["level_rows"] = r.level_rows;
+            return d;
+        },
+        "input"_a, "output"_a, "format"_a = "auto", "overwrite"_a = false,
+        "A legacy v1 file (.tortilla / .taco) rewritten as a TACO 2.0 dataset.");
+    m.def(
+        "is_legacy_v1", [](const std::string& path) { return is_legacy_v1_file(path); }, "path"_a,
+        "True for a Tortilla 0.5 / TACO 0.2 file (by name or magic bytes).");
+}
+
+}  // namespace taco::py
