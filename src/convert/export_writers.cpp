@@ -3,9 +3,11 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <chrono>
 #include <system_error>
 
 #include "convert/sample_copy.hpp"
+#include "convert/source_crcs.hpp"
 #include "format/taco_header.hpp"
 #include "format/zip_writer.hpp"
 #include "io/cancel.hpp"
@@ -83,8 +85,12 @@ class ZipExport {
             return;
         }
         const std::string entry = "DATA/" + r.path;
-        const size_t e = r.vsi.empty() ? zip_.add_bytes(entry, "")
-                                       : copy_sample_to_zip(job_.ctx, r.vsi, r.path, zip_, entry);
+        const auto t0 = std::chrono::steady_clock::now();
+        const size_t e = r.vsi.empty()
+                             ? zip_.add_bytes(entry, "")
+                             : copy_sample_to_zip(job_.ctx, r.vsi, r.path, zip_, entry, crcs_);
+        job_.copy_seconds +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         r.offset = static_cast<int64_t>(zip_.entry(e).data_offset);
         r.size = static_cast<int64_t>(zip_.entry(e).size);
         job_.file_copied(zip_.entry(e).size);
@@ -100,6 +106,7 @@ class ZipExport {
     ExportJob& job_;
     format::ZipWriter& zip_;
     ExportTables tables_;
+    SourceCrcs crcs_;
 };
 
 void make_dir(const fs::path& p) {
@@ -142,10 +149,13 @@ uint64_t write_folder_export(ExportJob& job, const fs::path& root) {
                 make_dir(p);
                 continue;
             }
+            const auto t0 = std::chrono::steady_clock::now();
             io::File f = io::File::create_exclusive(p, 0644);
             const uint64_t n =
                 r.vsi.empty() ? 0 : copy_sample_to_file(job.ctx, r.vsi, r.path, f.fd(), p.string());
             f.close();
+            job.copy_seconds +=
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             r.size = static_cast<int64_t>(n);
             bytes += n;
             job.file_copied(n);

@@ -22,6 +22,7 @@ struct ExportJob {
     std::function<void(const ExportProgress&)> progress;
     ExportProgress done;
     uint64_t sample_bytes = 0;
+    double copy_seconds = 0;  // time spent copying sample bytes (ExportResult::copy_seconds)
 
     void file_copied(uint64_t bytes);
 };
