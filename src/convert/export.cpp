@@ -90,6 +90,7 @@ ExportResult run_export(const Dataset& view, const fs::path& output, const Expor
     result.files = tree.files;
     result.sample_bytes = job.sample_bytes;
     result.copy_seconds = job.copy_seconds;
+    result.copy_cpu_seconds = job.copy_cpu_seconds;
     result.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return result;

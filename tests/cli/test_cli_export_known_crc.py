@@ -53,6 +53,7 @@ def test_zip_to_zip_export_keeps_correct_crcs(big_samples, tmp_path):
     result = json.loads(ok("export", src, out, "--where", "id <> 's0.bin'", "--json"))
     assert result["sample_bytes"] == sum(sizes[1:])
     assert 0 <= result["copy_seconds"] <= result["export_seconds"] <= result["seconds"]
+    assert 0 <= result["copy_cpu_seconds"] <= result["export_seconds"] + 1
     got = entries(out)
     assert got == {f"s{i}.bin": (files / f"s{i}.bin").read_bytes() for i in range(1, 5)}
     with zipfile.ZipFile(out) as z, zipfile.ZipFile(src) as s:
