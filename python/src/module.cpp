@@ -18,6 +18,7 @@ NB_MODULE(_core, m) {
     taco::py::bind_collection(m);
     taco::py::bind_training(m);
     taco::py::bind_convert(m);
+    taco::py::bind_catalog(m);
     taco::py::bind_spacetime(m);
     // GDAL's warnings reach `logging` (logger "tacocore.gdal") instead of standard error; its
     // errors arrive inside the TacoError raised for the failure.

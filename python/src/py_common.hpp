@@ -25,6 +25,7 @@ void bind_remote(nb::module_& m);
 void bind_collection(nb::module_& m);
 void bind_training(nb::module_& m);
 void bind_convert(nb::module_& m);
+void bind_catalog(nb::module_& m);
 void bind_spacetime(nb::module_& m);
 
 }  // namespace taco::py

@@ -34,6 +34,7 @@ from ._reader import TacoDataset, concat, load, validate
 from ._toolbox import Sample, Taco, Tortilla, create
 from ._collection import create_tacocat, create_tacollection
 from ._convert import convert, export, folder2zip, generate_html, generate_markdown, zip2folder
+from ._catalog import export_croissant, export_datacite, export_stac
 from . import datamodel  # tacotoolbox's layout: tacocore.datamodel.Sample is tacocore.Sample
 from . import schema  # tacoreader's layout: tacocore.schema.PITSchema
 from ._spatial import register_installed_extension as _register_spatial
@@ -74,6 +75,9 @@ __all__ = [
     "folder2zip",
     "generate_markdown",
     "generate_html",
+    "export_stac",
+    "export_croissant",
+    "export_datacite",
     "datamodel",
     "schema",
     "TacoError",
