@@ -83,7 +83,7 @@ size_t copy_sample_to_zip(query::DatasetContext& ctx, std::string_view vsi,
     if (in >= 0) {
         if (const auto crc = crcs.find(*r.source, r.offset, r.size))
             return zip.add_fd_range_with_crc(entry, in, r.offset, r.size, *crc, r.source->name());
-        return zip.add_fd_range(entry, in, r.offset, r.size, r.source->name());
+        return zip.add_fd_range_kernel(entry, in, r.offset, r.size, r.source->name());
     }
     // Remote: the CRC goes into the local header before the data, so the sample is fetched whole.
     return zip.add_bytes(entry, r.source->read_string(r.offset, r.size, "sample '" + sample + "'"));

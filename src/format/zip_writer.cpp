@@ -8,7 +8,9 @@
 #include <cerrno>
 #include <cstring>
 #include <exception>
+#include <optional>
 #include <stdexcept>
+#include <vector>
 
 #include "format/zip_constants.hpp"
 #include "io/cancel.hpp"
@@ -203,6 +205,19 @@ size_t ZipWriter::add_fd_range(std::string_view name, int src_fd, uint64_t offse
 size_t ZipWriter::add_fd_range_with_crc(std::string_view name, int src_fd, uint64_t offset,
                                         uint64_t size, uint32_t crc, const std::string& src_name,
                                         const EntryAttrs& attrs) {
+    return kernel_copy(name, src_fd, offset, size, crc, src_name, attrs);
+}
+
+size_t ZipWriter::add_fd_range_kernel(std::string_view name, int src_fd, uint64_t offset,
+                                      uint64_t size, const std::string& src_name,
+                                      const EntryAttrs& attrs) {
+    return kernel_copy(name, src_fd, offset, size, std::nullopt, src_name, attrs);
+}
+
+size_t ZipWriter::kernel_copy(std::string_view name, int src_fd, uint64_t offset, uint64_t size,
+                              std::optional<uint32_t> known, const std::string& src_name,
+                              const EntryAttrs& attrs) {
+    const uint32_t crc = known.value_or(0);
     // Below this a buffered copy is cheaper than the system calls, and the CRC costs nothing.
     constexpr uint64_t kKernelCopyMin = uint64_t{256} << 10;
     if (size < kKernelCopyMin) return add_fd_range(name, src_fd, offset, size, src_name, attrs);
@@ -238,6 +253,19 @@ size_t ZipWriter::add_fd_range_with_crc(std::string_view name, int src_fd, uint6
     if (done < size) {
         // The rest through the staging buffer; its CRC is not needed (the caller gave it).
         copy_from_fd(src_fd, size - done, src_name, false, offset + done);
+    }
+    if (!known) {
+        // Read back from the source (in the page cache now) through a small buffer that stays in
+        // the CPU cache: cheaper than pushing every byte through user space into the page cache.
+        uint32_t c = 0;
+        std::vector<uint8_t> buf(size_t{256} << 10);
+        for (uint64_t at = 0; at < size;) {
+            const size_t n = static_cast<size_t>(std::min<uint64_t>(buf.size(), size - at));
+            io::pread_exact(src_fd, offset + at, buf.data(), n, src_name);
+            c = io::crc32(c, buf.data(), n);
+            at += n;
+        }
+        set_crc(index, c);
     }
     failed_ = false;
     return index;
