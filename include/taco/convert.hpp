@@ -40,6 +40,10 @@ struct ExportResult {
     std::vector<size_t> level_rows;  // rows of each written level table (padding included)
     size_t files = 0;                // FILE samples copied (padding included)
     uint64_t sample_bytes = 0;       // bytes of those samples
+    double seconds = 0;              // the whole call: tree, sample bytes, metadata, rename
+    double copy_seconds = 0;         // of which copying sample bytes (GB/s of sample bytes)
+    double copy_cpu_seconds = 0;     // CPU time (user + system) of that copy: what a busy
+                                     // machine does not stretch
 };
 
 /// Writes the rows of `view` (a level-0 view of a loaded, concatenated or collection dataset,

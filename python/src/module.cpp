@@ -19,6 +19,7 @@ NB_MODULE(_core, m) {
     taco::py::bind_training(m);
     taco::py::bind_convert(m);
     taco::py::bind_legacy(m);
+    taco::py::bind_catalog(m);
     taco::py::bind_spacetime(m);
     taco::py::bind_extensions(m);
     taco::py::bind_geostats(m);

@@ -26,6 +26,7 @@ void bind_collection(nb::module_& m);
 void bind_training(nb::module_& m);
 void bind_convert(nb::module_& m);
 void bind_legacy(nb::module_& m);  // bind_legacy.cpp (issue 16, legacy v1)
+void bind_catalog(nb::module_& m);
 void bind_spacetime(nb::module_& m);
 void bind_extensions(nb::module_& m);
 void bind_geostats(nb::module_& m);

@@ -36,6 +36,7 @@ from ._geostats import GeotiffStats, add_geotiff_stats
 from ._collection import create_tacocat, create_tacollection
 from ._convert import convert, export, folder2zip, generate_html, generate_markdown, zip2folder
 from ._legacy import is_legacy_v1, migrate
+from ._catalog import export_croissant, export_datacite, export_stac
 from . import datamodel  # tacotoolbox's layout: tacocore.datamodel.Sample is tacocore.Sample
 from . import schema  # tacoreader's layout: tacocore.schema.PITSchema
 from . import sample, taco  # tacotoolbox's layout: tacocore.sample.extensions.stac.STAC, ...
@@ -83,6 +84,9 @@ __all__ = [
     "folder2zip",
     "generate_markdown",
     "generate_html",
+    "export_stac",
+    "export_croissant",
+    "export_datacite",
     "datamodel",
     "schema",
     "STAC", "ISTAC", "Scaling", "Split",

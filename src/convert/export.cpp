@@ -2,6 +2,7 @@
 // its target, write it in the chosen container, rename it into place.
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <mutex>
 
 #include "convert/collection_rewrite.hpp"
@@ -53,6 +54,7 @@ ExportResult run_export(const Dataset& view, const fs::path& output, const Expor
                           "' (reserved): " + output.string());
         }
     }
+    const auto started = std::chrono::steady_clock::now();
     std::vector<fs::path> inputs = view.sources();
     if (options.overwrite) format::check_replaceable(output, inputs);
     // Checked before any work: an existing output is refused without overwrite.
@@ -89,6 +91,10 @@ ExportResult run_export(const Dataset& view, const fs::path& output, const Expor
     for (const auto& level : tree.levels) result.level_rows.push_back(level.size());
     result.files = tree.files;
     result.sample_bytes = job.sample_bytes;
+    result.copy_seconds = job.copy_seconds;
+    result.copy_cpu_seconds = job.copy_cpu_seconds;
+    result.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return result;
 }
 

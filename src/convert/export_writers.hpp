@@ -2,6 +2,7 @@
 // bytes of every kept sample, one __meta__ per FOLDER, the level tables, COLLECTION.json.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -22,6 +23,21 @@ struct ExportJob {
     std::function<void(const ExportProgress&)> progress;
     ExportProgress done;
     uint64_t sample_bytes = 0;
+    double copy_seconds = 0;      // time spent copying sample bytes (ExportResult::copy_seconds)
+    double copy_cpu_seconds = 0;  // this thread's CPU time in those copies
+
+    /// Runs `copy`, adding its wall and CPU time to copy_seconds / copy_cpu_seconds.
+    template <typename Copy>
+    auto timed_copy(Copy&& copy) {
+        const auto wall = std::chrono::steady_clock::now();
+        const double cpu = thread_cpu_seconds();
+        auto result = copy();
+        copy_seconds +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - wall).count();
+        copy_cpu_seconds += thread_cpu_seconds() - cpu;
+        return result;
+    }
+    static double thread_cpu_seconds();
 
     void file_copied(uint64_t bytes);
 };

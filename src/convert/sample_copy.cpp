@@ -1,5 +1,7 @@
 #include "convert/sample_copy.hpp"
 
+#include "convert/source_crcs.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -74,11 +76,15 @@ uint64_t copy_sample_to_file(query::DatasetContext& ctx, std::string_view vsi,
 }
 
 size_t copy_sample_to_zip(query::DatasetContext& ctx, std::string_view vsi,
-                          const std::string& sample, format::ZipWriter& zip,
-                          std::string_view entry) {
+                          const std::string& sample, format::ZipWriter& zip, std::string_view entry,
+                          SourceCrcs& crcs) {
     const query::FileRange r = query::locate_file(ctx, vsi, [&] { return "'" + sample + "'"; });
     const int in = r.source->local_fd();
-    if (in >= 0) return zip.add_fd_range(entry, in, r.offset, r.size, r.source->name());
+    if (in >= 0) {
+        if (const auto crc = crcs.find(*r.source, r.offset, r.size))
+            return zip.add_fd_range_with_crc(entry, in, r.offset, r.size, *crc, r.source->name());
+        return zip.add_fd_range_kernel(entry, in, r.offset, r.size, r.source->name());
+    }
     // Remote: the CRC goes into the local header before the data, so the sample is fetched whole.
     return zip.add_bytes(entry, r.source->read_string(r.offset, r.size, "sample '" + sample + "'"));
 }

@@ -12,14 +12,18 @@
 
 namespace taco::convert {
 
+class SourceCrcs;
+
 /// Copies the sample at `vsi` (its internal:gdal_vsi) to the start of the empty file `out_fd`;
 /// returns its size. `sample` names it in errors, `out_name` names the output file.
 uint64_t copy_sample_to_file(query::DatasetContext& ctx, std::string_view vsi,
                              const std::string& sample, int out_fd, const std::string& out_name);
 
 /// Adds the sample at `vsi` as entry `entry` of `zip`; returns the entry's index.
+/// Bytes of a local source ZIP whose CRC its central directory records (`crcs`) are copied by
+/// the kernel without being read; others stream through the writer, which computes the CRC.
 size_t copy_sample_to_zip(query::DatasetContext& ctx, std::string_view vsi,
-                          const std::string& sample, format::ZipWriter& zip,
-                          std::string_view entry);
+                          const std::string& sample, format::ZipWriter& zip, std::string_view entry,
+                          SourceCrcs& crcs);
 
 }  // namespace taco::convert

@@ -8,7 +8,9 @@
 #include <cerrno>
 #include <cstring>
 #include <exception>
+#include <optional>
 #include <stdexcept>
+#include <vector>
 
 #include "format/zip_constants.hpp"
 #include "io/cancel.hpp"
@@ -196,6 +198,75 @@ size_t ZipWriter::add_fd_range(std::string_view name, int src_fd, uint64_t offse
     const size_t index = begin_entry(name, flags, size, 0, attrs.time.value_or(created_),
                                      attrs.external_attr.value_or(kExternalAttrRegularFile));
     set_crc(index, copy_from_fd(src_fd, size, src_name, false, offset));
+    failed_ = false;
+    return index;
+}
+
+size_t ZipWriter::add_fd_range_with_crc(std::string_view name, int src_fd, uint64_t offset,
+                                        uint64_t size, uint32_t crc, const std::string& src_name,
+                                        const EntryAttrs& attrs) {
+    return kernel_copy(name, src_fd, offset, size, crc, src_name, attrs);
+}
+
+size_t ZipWriter::add_fd_range_kernel(std::string_view name, int src_fd, uint64_t offset,
+                                      uint64_t size, const std::string& src_name,
+                                      const EntryAttrs& attrs) {
+    return kernel_copy(name, src_fd, offset, size, std::nullopt, src_name, attrs);
+}
+
+size_t ZipWriter::kernel_copy(std::string_view name, int src_fd, uint64_t offset, uint64_t size,
+                              std::optional<uint32_t> known, const std::string& src_name,
+                              const EntryAttrs& attrs) {
+    const uint32_t crc = known.value_or(0);
+    // Below this a buffered copy is cheaper than the system calls, and the CRC costs nothing.
+    constexpr uint64_t kKernelCopyMin = uint64_t{256} << 10;
+    if (size < kKernelCopyMin) return add_fd_range(name, src_fd, offset, size, src_name, attrs);
+    const uint16_t flags = name_flags(name, name_);
+    check_usable();
+    failed_ = true;
+    const size_t index = begin_entry(name, flags, size, crc, attrs.time.value_or(created_),
+                                     attrs.external_attr.value_or(kExternalAttrRegularFile));
+    records_[index].crc = crc;
+    flush();  // the header is on disk; the data goes straight after it
+    loff_t in_off = static_cast<loff_t>(offset), out_off = static_cast<loff_t>(flushed_);
+    uint64_t done = 0;
+    while (done < size) {
+        io::throw_if_cancelled(("copying " + src_name).c_str());
+        const size_t piece =
+            static_cast<size_t>(std::min<uint64_t>(size - done, uint64_t{64} << 20));
+        const ssize_t c = ::copy_file_range(src_fd, &in_off, fd_, &out_off, piece, 0);
+        if (c > 0) {
+            done += static_cast<uint64_t>(c);
+            continue;
+        }
+        if (c == 0) {
+            throw IoError(src_name + " ended while its bytes were copied (expected " +
+                          std::to_string(size) + " bytes at offset " + std::to_string(offset) +
+                          ")");
+        }
+        if (errno == EINTR) continue;
+        if (errno != EXDEV && errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
+            throw IoError("cannot write to " + name_ + ": " + std::strerror(errno));
+        break;  // not offered between these two files: the buffered copy below
+    }
+    flushed_ += done;
+    if (done < size) {
+        // The rest through the staging buffer; its CRC is not needed (the caller gave it).
+        copy_from_fd(src_fd, size - done, src_name, false, offset + done);
+    }
+    if (!known) {
+        // Read back from the source (in the page cache now) through a small buffer that stays in
+        // the CPU cache: cheaper than pushing every byte through user space into the page cache.
+        uint32_t c = 0;
+        std::vector<uint8_t> buf(size_t{256} << 10);
+        for (uint64_t at = 0; at < size;) {
+            const size_t n = static_cast<size_t>(std::min<uint64_t>(buf.size(), size - at));
+            io::pread_exact(src_fd, offset + at, buf.data(), n, src_name);
+            c = io::crc32(c, buf.data(), n);
+            at += n;
+        }
+        set_crc(index, c);
+    }
     failed_ = false;
     return index;
 }

@@ -111,6 +111,19 @@ class ZipWriter {
     size_t add_fd_range(std::string_view name, int src_fd, uint64_t offset, uint64_t size,
                         const std::string& src_name, const EntryAttrs& attrs = {});
 
+    /// add_fd_range for bytes whose CRC-32 is already known (the source ZIP's central directory
+    /// holds it): the bytes are not read into user space but copied by the kernel
+    /// (copy_file_range, a reflink or server-side copy where the filesystem offers one), with a
+    /// buffered copy as the fallback. The caller vouches for `crc`.
+    size_t add_fd_range_with_crc(std::string_view name, int src_fd, uint64_t offset, uint64_t size,
+                                 uint32_t crc, const std::string& src_name,
+                                 const EntryAttrs& attrs = {});
+
+    /// add_fd_range_with_crc for bytes whose CRC is not known: copied by the kernel all the
+    /// same, then read back from the source through a small buffer for the CRC.
+    size_t add_fd_range_kernel(std::string_view name, int src_fd, uint64_t offset, uint64_t size,
+                               const std::string& src_name, const EntryAttrs& attrs = {});
+
     /// Replaces the data of entry `index` with `data` of the same size, and its CRC in the local
     /// header and (when finish() runs) in the central directory. Used to patch TACO_HEADER once the
     /// real offsets are known. Only valid before finish().
@@ -148,6 +161,10 @@ class ZipWriter {
     uint32_t copy_from_fd(int src_fd, uint64_t size, const std::string& src_name, bool probe_holes,
                           uint64_t base = 0);
     void copy_from_memory(const uint8_t* data, uint64_t size, const std::string& src_name);
+    // The two public kernel copies: `known` CRC, or computed from the source afterwards.
+    size_t kernel_copy(std::string_view name, int src_fd, uint64_t offset, uint64_t size,
+                       std::optional<uint32_t> known, const std::string& src_name,
+                       const EntryAttrs& attrs);
     void append(const void* data, size_t n);
     uint8_t* reserve(size_t n);
     void flush();

@@ -56,6 +56,9 @@ int run_export(const ExportArgs& a) {
         j["sample_bytes"] = r.sample_bytes;
         j["levels"] = r.level_rows;
         j["seconds"] = seconds;
+        j["export_seconds"] = r.seconds;             // the export itself, without loading
+        j["copy_seconds"] = r.copy_seconds;          // of which copying sample bytes
+        j["copy_cpu_seconds"] = r.copy_cpu_seconds;  // CPU time of that copy
         std::cout << j.dump() << "\n";
     } else if (!a.quiet) {
         std::cout << "exported " << r.level_rows[0] << " sample"

@@ -32,6 +32,8 @@ std::vector<Command> all_commands() {
     cmds.push_back(make_stats_command());
     cmds.push_back(make_docs_command());
     cmds.push_back(make_export_stac_command());
+    cmds.push_back(make_export_croissant_command());
+    cmds.push_back(make_export_datacite_command());
     return cmds;
 }
 

@@ -52,5 +52,8 @@ Command make_filter_command();       // cmd_filter.cpp (issue 14)
 Command make_stats_command();        // cmd_stats.cpp (issue 14)
 Command make_docs_command();         // cmd_docs.cpp (issue 16)
 Command make_export_stac_command();  // cmd_export_stac.cpp (issue 16)
+// cmd_export_croissant.cpp, cmd_export_datacite.cpp (issue 16)
+Command make_export_croissant_command();
+Command make_export_datacite_command();
 
 }  // namespace taco::cli
