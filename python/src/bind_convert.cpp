@@ -4,6 +4,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include "export_result.hpp"
 #include "py_common.hpp"
 #include "taco/card.hpp"
 #include "taco/convert.hpp"
@@ -12,16 +13,15 @@
 using namespace nb::literals;
 
 namespace taco::py {
-namespace {
 
-ContainerFormat parse_format(const std::string& f) {
+ContainerFormat parse_container_format(const std::string& f) {
     if (f == "zip") return ContainerFormat::Zip;
     if (f == "folder") return ContainerFormat::Folder;
     if (f == "auto" || f.empty()) return ContainerFormat::Auto;
     throw QueryError("format must be 'zip', 'folder' or 'auto', not '" + f + "'");
 }
 
-nb::dict result_dict(const ExportResult& r) {
+nb::dict export_result_dict(const ExportResult& r) {
     nb::dict d;
     d["path"] = r.path.string();
     d["format"] = std::string(to_string(r.format));
@@ -31,15 +31,13 @@ nb::dict result_dict(const ExportResult& r) {
     return d;
 }
 
-}  // namespace
-
 void bind_convert(nb::module_& m) {
     m.def(
         "export_dataset",
         [](const Dataset& view, const std::string& output, const std::string& format,
            bool overwrite, int compression_level) {
             ExportOptions o;
-            o.format = parse_format(format);
+            o.format = parse_container_format(format);
             o.overwrite = overwrite;
             o.compression_level = compression_level;
             ExportResult r;
@@ -47,7 +45,7 @@ void bind_convert(nb::module_& m) {
                 nb::gil_scoped_release release;
                 r = export_dataset(view, output, o);
             }
-            return result_dict(r);
+            return export_result_dict(r);
         },
         "view"_a, "output"_a, "format"_a = "auto", "overwrite"_a = false, "compression_level"_a = 3,
         "Writes the rows of a level-0 view with their subtrees as a new dataset.");
@@ -56,14 +54,14 @@ void bind_convert(nb::module_& m) {
         [](const std::string& input, const std::string& output, const std::string& format,
            bool overwrite) {
             ExportOptions o;
-            o.format = parse_format(format);
+            o.format = parse_container_format(format);
             o.overwrite = overwrite;
             ExportResult r;
             {
                 nb::gil_scoped_release release;
                 r = convert_dataset(input, output, o);
             }
-            return result_dict(r);
+            return export_result_dict(r);
         },
         "input"_a, "output"_a, "format"_a = "auto", "overwrite"_a = false,
         "zip2folder / folder2zip: the whole dataset in the other container, losslessly.");

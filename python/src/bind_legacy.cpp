@@ -3,6 +3,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include "export_result.hpp"
 #include "py_common.hpp"
 #include "taco/errors.hpp"
 #include "taco/legacy.hpp"
@@ -17,26 +18,14 @@ void bind_legacy(nb::module_& m) {
         [](const std::string& input, const std::string& output, const std::string& format,
            bool overwrite) {
             ExportOptions o;
-            if (format == "zip") {
-                o.format = ContainerFormat::Zip;
-            } else if (format == "folder") {
-                o.format = ContainerFormat::Folder;
-            } else if (format != "auto" && !format.empty()) {
-                throw QueryError("format must be 'zip', 'folder' or 'auto', not '" + format + "'");
-            }
+            o.format = parse_container_format(format);
             o.overwrite = overwrite;
             ExportResult r;
             {
                 nb::gil_scoped_release release;
                 r = migrate(input, output, o);
             }
-            nb::dict d;
-            d["path"] = r.path.string();
-            d["format"] = std::string(to_string(r.format));
-            d["files"] = r.files;
-            d["sample_bytes"] = r.sample_bytes;
-            d["level_rows"] = r.level_rows;
-            return d;
+            return export_result_dict(r);
         },
         "input"_a, "output"_a, "format"_a = "auto", "overwrite"_a = false,
         "A legacy v1 file (.tortilla / .taco) rewritten as a TACO 2.0 dataset.");
