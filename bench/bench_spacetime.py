@@ -151,8 +151,8 @@ def report(doc: dict) -> None:
     lines = [BEGIN, "## Space and time filters (issue 14)", "",
              f"`{doc['command']}` on {doc['machine']['cpu']} ({doc['machine']['cores']} cores), "
              f"load average {doc['machine']['loadavg']} at the start "
-             "(the machine was shared; numbers are medians of fresh processes, filter + `.data` "
-             "to Arrow, load not timed).", "",
+             f"({'idle' if float(doc['machine']['loadavg'].split()[0]) < 1.5 else 'the machine was shared'}; "
+             "numbers are medians of fresh processes, filter + `.data` to Arrow, load not timed).", "",
              "| case | rows kept | tacocore s | tacoreader s | speed-up | tacocore CPU s | "
              "tacoreader CPU s | CPU speed-up |", "|---|---|---|---|---|---|---|---|"]
     for name, r in doc["cases"].items():
