@@ -4,11 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "convert/crc_ahead.hpp"
 #include "format/zip_writer.hpp"
 #include "query/dataset_context.hpp"
+#include "query/navigation.hpp"
 
 namespace taco::convert {
 
@@ -19,11 +22,23 @@ class SourceCrcs;
 uint64_t copy_sample_to_file(query::DatasetContext& ctx, std::string_view vsi,
                              const std::string& sample, int out_fd, const std::string& out_name);
 
+/// copy_sample_to_file for a sample already located (query::locate_file). Safe to call from
+/// several threads at once for local sources (positional copies only); a remote source's reads
+/// go through its own client, so callers copy remote samples from one thread.
+uint64_t copy_range_to_file(const query::FileRange& r, const std::string& sample, int out_fd,
+                            const std::string& out_name);
+
 /// Adds the sample at `vsi` as entry `entry` of `zip`; returns the entry's index.
 /// Bytes of a local source ZIP whose CRC its central directory records (`crcs`) are copied by
-/// the kernel without being read; others stream through the writer, which computes the CRC.
+/// the kernel without being read, and so are those of a local file whose CRC `ahead` holds
+/// (summed by CrcAhead, checked to be of this very file, unchanged since); others stream
+/// through the writer, which computes the CRC.
 size_t copy_sample_to_zip(query::DatasetContext& ctx, std::string_view vsi,
                           const std::string& sample, format::ZipWriter& zip, std::string_view entry,
-                          SourceCrcs& crcs);
+                          SourceCrcs& crcs, const std::optional<AheadCrc>& ahead = std::nullopt);
+
+/// The path CrcAhead may sum for a sample at `vsi`: a plain local file (a FOLDER dataset's
+/// sample), or empty for ZIP members and remote samples.
+std::string ahead_path(std::string_view vsi);
 
 }  // namespace taco::convert

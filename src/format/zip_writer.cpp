@@ -218,8 +218,6 @@ size_t ZipWriter::kernel_copy(std::string_view name, int src_fd, uint64_t offset
                               std::optional<uint32_t> known, const std::string& src_name,
                               const EntryAttrs& attrs) {
     const uint32_t crc = known.value_or(0);
-    // Below this a buffered copy is cheaper than the system calls, and the CRC costs nothing.
-    constexpr uint64_t kKernelCopyMin = uint64_t{256} << 10;
     if (size < kKernelCopyMin) return add_fd_range(name, src_fd, offset, size, src_name, attrs);
     const uint16_t flags = name_flags(name, name_);
     check_usable();
@@ -228,6 +226,9 @@ size_t ZipWriter::kernel_copy(std::string_view name, int src_fd, uint64_t offset
                                      attrs.external_attr.value_or(kExternalAttrRegularFile));
     records_[index].crc = crc;
     flush();  // the header is on disk; the data goes straight after it
+    // Blocks allocated up front: ext4 then skips its per-page delayed-allocation work in the
+    // copy (about a fifth of its CPU here), as write_new does for buffered bytes.
+    preallocate(flushed_, size);
     loff_t in_off = static_cast<loff_t>(offset), out_off = static_cast<loff_t>(flushed_);
     uint64_t done = 0;
     while (done < size) {
@@ -541,13 +542,17 @@ void ZipWriter::write_out(uint64_t offset, const uint8_t* data, size_t n) {
 // ext4 then skips its per-page delayed-allocation work, about a third of the cost of writing into
 // the page cache. Only a hint: without fallocate support or free space, the write itself reports.
 void ZipWriter::write_new(uint64_t offset, const uint8_t* data, size_t n) {
-    if (preallocate_ &&
+    preallocate(offset, n);
+    io::pwrite_all(fd_, offset, data, n, name_);
+}
+
+void ZipWriter::preallocate(uint64_t offset, uint64_t n) {
+    if (preallocate_ && n > 0 &&
         ::fallocate(fd_, FALLOC_FL_KEEP_SIZE, static_cast<off_t>(offset), static_cast<off_t>(n)) !=
             0 &&
         errno == EOPNOTSUPP) {
         preallocate_ = false;
     }
-    io::pwrite_all(fd_, offset, data, n, name_);
 }
 
 void ZipWriter::patch(uint64_t offset, const void* data, size_t n) {

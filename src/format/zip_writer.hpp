@@ -119,6 +119,10 @@ class ZipWriter {
                                  uint32_t crc, const std::string& src_name,
                                  const EntryAttrs& attrs = {});
 
+    /// Below this size the kernel copies above fall back to add_fd_range: a buffered copy is
+    /// cheaper than the system calls, and it sums the bytes on the way.
+    static constexpr uint64_t kKernelCopyMin = uint64_t{256} << 10;
+
     /// add_fd_range_with_crc for bytes whose CRC is not known: copied by the kernel all the
     /// same, then read back from the source through a small buffer for the CRC.
     size_t add_fd_range_kernel(std::string_view name, int src_fd, uint64_t offset, uint64_t size,
@@ -170,6 +174,8 @@ class ZipWriter {
     void flush();
     void write_out(uint64_t offset, const uint8_t* data, size_t n);
     void write_new(uint64_t offset, const uint8_t* data, size_t n);
+    // fallocate(KEEP_SIZE) of [offset, offset + n) where the file supports it; only a hint.
+    void preallocate(uint64_t offset, uint64_t n);
     void patch(uint64_t offset, const void* data, size_t n);
     // Records the CRC and patches it into the entry's local header.
     void set_crc(size_t index, uint32_t crc);
