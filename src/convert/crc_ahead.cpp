@@ -74,20 +74,25 @@ CrcAhead::~CrcAhead() {
 void CrcAhead::run() {
     auto buf = std::make_unique_for_overwrite<uint8_t[]>(kChunk);
     for (size_t i = 0; i < paths_.size(); ++i) {
+        bool wanted;
         {
             std::unique_lock lock(mutex_);
             room_.wait(lock, [&] {
-                return stop_ || (i - taken_ < kMaxFilesAhead && bytes_ahead_ < kMaxBytesAhead);
+                return stop_ || i < taken_ ||
+                       (i - taken_ < kMaxFilesAhead && bytes_ahead_ < kMaxBytesAhead);
             });
             if (stop_) return;
+            wanted = i >= taken_;  // the copier has not passed it
         }
         std::optional<AheadCrc> r;
-        if (!paths_[i].empty()) r = sum_file(paths_[i], min_size_, buf.get(), stop_);
+        if (wanted && !paths_[i].empty()) r = sum_file(paths_[i], min_size_, buf.get(), stop_);
         {
             std::lock_guard lock(mutex_);
-            results_[i] = r;
-            sizes_[i] = r ? r->size : 0;
-            bytes_ahead_ += sizes_[i];
+            if (i >= taken_) {
+                results_[i] = r;
+                sizes_[i] = r ? r->size : 0;
+                bytes_ahead_ += sizes_[i];
+            }
             done_ = i + 1;
         }
         ready_.notify_one();
@@ -97,15 +102,22 @@ void CrcAhead::run() {
 std::optional<AheadCrc> CrcAhead::take(size_t i) {
     if (i >= paths_.size()) return std::nullopt;
     std::unique_lock lock(mutex_);
+    release_below(i);  // passed over: the helper may skip them and run on
+    room_.notify_one();
     ready_.wait(lock, [&] { return done_ > i; });
     std::optional<AheadCrc> r = std::move(results_[i]);
-    for (; taken_ <= i; ++taken_) {
-        results_[taken_].reset();
-        bytes_ahead_ -= sizes_[taken_];
-    }
+    release_below(i + 1);
     lock.unlock();
     room_.notify_one();
     return r;
+}
+
+void CrcAhead::release_below(size_t end) {
+    for (; taken_ < end; ++taken_) {
+        results_[taken_].reset();
+        bytes_ahead_ -= sizes_[taken_];
+        sizes_[taken_] = 0;
+    }
 }
 
 }  // namespace taco::convert

@@ -43,6 +43,8 @@ class CrcAhead {
 
   private:
     void run();
+    // Frees results [taken_, end) and advances taken_; call with mutex_ held.
+    void release_below(size_t end);
 
     // The helper stays at most this many samples, or bytes, ahead of the copy: far enough to
     // hide its latency, near enough that what it read is still in the page cache for the copy.
@@ -57,7 +59,7 @@ class CrcAhead {
     std::condition_variable ready_;  // a result is in (helper -> copier)
     std::condition_variable room_;   // the copier took one (copier -> helper)
     size_t done_ = 0;                // results_[0, done_) are final
-    size_t taken_ = 0;               // the copier has taken [0, taken_)
+    size_t taken_ = 0;               // the copier is done with [0, taken_)
     uint64_t bytes_ahead_ = 0;       // bytes summed but not yet taken
     std::atomic<bool> stop_{false};  // read by the helper between chunks
     std::thread thread_;
