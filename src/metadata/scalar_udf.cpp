@@ -63,28 +63,14 @@ void call_udf(duckdb_function_info info, duckdb_data_chunk input, duckdb_vector 
 
 }  // namespace
 
-// The accessors below run for every argument of every row (filter_bbox: 9 per row, a million
-// rows), so they read the C API's documented layouts directly instead of calling into libduckdb:
-// validity is one bit per row, 64 rows per word; a duckdb_string_t holds strings of up to 12
-// bytes inline and points at longer ones.
-bool UdfArgs::is_null(size_t a, size_t r) const {
-    const uint64_t* v = columns_[a].validity;
-    return v && ((v[r >> 6] >> (r & 63)) & 1) == 0;
-}
-
+// Runs for every string argument of every row, so it reads the C API's documented layout instead
+// of calling into libduckdb: a duckdb_string_t holds up to 12 bytes inline and points at longer
+// strings.
 std::string_view UdfArgs::get_string(size_t a, size_t r) const {
     const auto& s = static_cast<const duckdb_string_t*>(columns_[a].data)[r];
     const uint32_t length = s.value.inlined.length;
     return length <= 12 ? std::string_view(s.value.inlined.inlined, length)
                         : std::string_view(s.value.pointer.ptr, length);
-}
-
-double UdfArgs::get_double(size_t a, size_t r) const {
-    return static_cast<const double*>(columns_[a].data)[r];
-}
-
-int64_t UdfArgs::get_int(size_t a, size_t r) const {
-    return static_cast<const int64_t*>(columns_[a].data)[r];
 }
 
 void register_bool_function(DuckSession& db, const std::string& name,
