@@ -10,10 +10,12 @@
 3. a cascade filter_bbox at level 2 over ROOTS x 4 x 4 (default 100,000 roots: 1.6 M rows at
    level 2), the geometry at level 2.
 Each measurement: load (not timed), then filter + materialize the rows (`.data`, converted to
-Arrow), timed; the row counts of both tools must agree. tacoreader needs DuckDB's spatial
+Arrow), timed; the row counts of both tools must agree. The level tables are LZ4_RAW, tacocore's
+default writer codec (docs/FORMAT-DECISIONS.md); both tools read the same files. tacoreader needs DuckDB's spatial
 extension for filter_bbox: its connections are pointed at the pinned PyPI build `make setup`
 installs in .venv (scripts/fetch_duckdb_spatial.sh), so it runs offline. Datasets are written once by tacocore
-(cached under --out). Prints one JSON object; --report rewrites the marked "Space and time"
+(cached under --out; the file names carry the codec, so files cached by an earlier writer are
+not reused). Prints one JSON object; --report rewrites the marked "Space and time"
 section of docs/PERFORMANCE.md.
 """
 from __future__ import annotations
@@ -162,7 +164,8 @@ def report(doc: dict) -> None:
                      f"{r['speedup_cpu']:.1f}x |")
     lines += ["", "Floors (issue 14): each case >= 5x tacoreader, at 1,000,000 rows and a cascade "
               "over 100,000 x 4 x 4. The row counts of both tools agree in every case (tacoreader's "
-              "day-level time test gives the same rows for day-only bounds). CPU time is the "
+              "day-level time test gives the same rows for day-only bounds). The level tables are "
+              "LZ4_RAW, tacocore's default codec (docs/FORMAT-DECISIONS.md). CPU time is the "
               "process's (all threads) over the timed part: on a shared machine it is the "
               "steadier measure. The datasets are written by bench/tools/bench_make_spacetime "
               "(C++) when it is built.", "", END]
@@ -187,8 +190,8 @@ def main() -> int:
     if a.quick:
         a.rows, a.roots, a.runs = 2000, 200, 1
     os.makedirs(a.out, exist_ok=True)
-    flat = ensure(MAKE_FLAT, a.rows, os.path.join(a.out, f"flat_{a.rows}.tacozip"), "flat")
-    deep = ensure(MAKE_DEEP, a.roots, os.path.join(a.out, f"deep_{a.roots}.tacozip"), "deep")
+    flat = ensure(MAKE_FLAT, a.rows, os.path.join(a.out, f"flat_{a.rows}_lz4.tacozip"), "flat")
+    deep = ensure(MAKE_DEEP, a.roots, os.path.join(a.out, f"deep_{a.roots}_lz4.tacozip"), "deep")
     doc = {
         "command": "bench/bench_spacetime.py " + " ".join(sys.argv[1:]),
         "machine": {"cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),

@@ -30,6 +30,8 @@ struct ExportOptions {
     bool overwrite = false;
     /// zstd level of the rewritten METADATA/levelN.parquet files.
     int compression_level = 3;
+    /// Their codec, as CreateOptions::level_codec (LZ4_RAW unless asked otherwise).
+    ParquetCodec level_codec = ParquetCodec::Lz4Raw;
     /// Called after each sample file is copied (from the copying thread).
     std::function<void(const ExportProgress&)> progress;
 };

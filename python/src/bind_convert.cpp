@@ -35,8 +35,9 @@ void bind_convert(nb::module_& m) {
     m.def(
         "export_dataset",
         [](const Dataset& view, const std::string& output, const std::string& format,
-           bool overwrite, int compression_level) {
+           bool overwrite, int compression_level, const std::string& level_codec) {
             ExportOptions o;
+            o.level_codec = parse_parquet_codec(level_codec);
             o.format = parse_container_format(format);
             o.overwrite = overwrite;
             o.compression_level = compression_level;
@@ -48,6 +49,7 @@ void bind_convert(nb::module_& m) {
             return export_result_dict(r);
         },
         "view"_a, "output"_a, "format"_a = "auto", "overwrite"_a = false, "compression_level"_a = 3,
+        "level_codec"_a = "lz4_raw",
         "Writes the rows of a level-0 view with their subtrees as a new dataset.");
     m.def(
         "convert_dataset",

@@ -217,8 +217,9 @@ void bind_model(nb::module_& m) {
         "create",
         [](const Taco& taco, const std::string& output, const std::string& fmt, bool overwrite,
            int level, const std::string& split_size, const std::vector<std::string>& group_by,
-           bool consolidate) {
+           bool consolidate, const std::string& level_codec) {
             CreateOptions opts;
+            opts.level_codec = parse_parquet_codec(level_codec);  // ValueError naming the choices
             if (!split_size.empty()) opts.split_size = parse_size(split_size);
             opts.group_by = group_by;
             opts.consolidate = consolidate;
@@ -247,7 +248,7 @@ void bind_model(nb::module_& m) {
         },
         "taco"_a, "output"_a, "output_format"_a = "auto", "overwrite"_a = false,
         "compression_level"_a = 3, "split_size"_a = "", "group_by"_a = std::vector<std::string>{},
-        "consolidate"_a = true,
+        "consolidate"_a = true, "level_codec"_a = "lz4_raw",
         "Writes the dataset (ZIP for .zip/.tacozip, else FOLDER); returns a summary dict.");
 }
 

@@ -12,17 +12,19 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 
 def export(dataset: Any, output: PathLike, format: str = "auto", overwrite: bool = False,
-           compression_level: int = 3) -> Dict[str, Any]:
+           compression_level: int = 3, level_codec: str = "lz4_raw") -> Dict[str, Any]:
     """Writes the rows of ``dataset`` (a level-0 view: ``load(...)``, ``.sql(...)``, a
     ``concat``, a collection) and every sample below them as a new dataset at ``output``.
 
     ``format``: ``"zip"``, ``"folder"`` or ``"auto"`` (a ``.zip``/``.tacozip`` name means ZIP).
     Returns ``{"path", "format", "files", "sample_bytes", "level_rows"}``. Raises TacoQueryError
     when the view keeps nothing (nothing is written) and TacoIOError when ``output`` exists
-    without ``overwrite=True``.
+    without ``overwrite=True``. ``level_codec``: ``"lz4_raw"`` (default) or ``"zstd"``, as
+    ``create``.
     """
     native = getattr(dataset, "_native", dataset)
-    return _core.export_dataset(native, os.fspath(output), format, overwrite, compression_level)
+    return _core.export_dataset(native, os.fspath(output), format, overwrite, compression_level,
+                                level_codec)
 
 
 def convert(input: PathLike, output: PathLike, format: str = "auto",

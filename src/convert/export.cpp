@@ -61,8 +61,9 @@ ExportResult run_export(const Dataset& view, const fs::path& output, const Expor
     io::StagedOutput staged(output, options.overwrite);
 
     convert::ExportTree tree = convert::build_tree(ctx, roots, view.level_count(), name);
-    convert::ExportJob job{ctx, tree, {options.compression_level, 65536}, nullptr, options.progress,
-                           {},  0};
+    const metadata::ParquetOptions level_options{options.compression_level, 65536,
+                                                 options.level_codec};
+    convert::ExportJob job{ctx, tree, level_options, nullptr, options.progress, {}, 0};
     job.done.files_total = tree.files;
     job.done.bytes_total = known_bytes(tree);
     const std::string source_json = view.collection_json();

@@ -19,8 +19,7 @@ bool is_internal(const std::string& name) {
 }
 
 std::string copy_options(const metadata::ParquetOptions& o, bool v2) {
-    return " (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL " +
-           std::to_string(o.compression_level) + ", ROW_GROUP_SIZE " +
+    return " (FORMAT parquet, " + metadata::parquet_codec_clause(o) + ", ROW_GROUP_SIZE " +
            std::to_string(o.row_group_size) + (v2 ? ", PARQUET_VERSION V2" : "") +
            ", USE_TMP_FILE false)";
 }

@@ -28,7 +28,7 @@ struct WritePlan {
         if (options.progress) options.progress(progress);
     }
     metadata::ParquetOptions level_parquet() const {
-        return {options.compression_level, options.row_group_size};
+        return {options.compression_level, options.row_group_size, options.level_codec};
     }
     // __meta__ files: zstd at the Arrow default level, as the reference writes them.
     static metadata::ParquetOptions meta_parquet() { return {1, 65536}; }

@@ -442,15 +442,21 @@ bool has_int32(const DataType& type) {
 
 }  // namespace
 
+std::string parquet_codec_clause(const ParquetOptions& options) {
+    if (options.codec == ParquetCodec::Zstd) {
+        return "COMPRESSION zstd, COMPRESSION_LEVEL " + std::to_string(options.compression_level);
+    }
+    return "COMPRESSION " + parquet_codec_name(options.codec);
+}
+
 void DuckSession::write_parquet(const std::vector<TableColumn>& columns, const std::string& path,
                                 const ParquetOptions& options) {
     io::TraceScope t("duckdb: COPY to parquet");
     const bool v2 = std::none_of(columns.begin(), columns.end(),
                                  [](const TableColumn& c) { return has_int32(c.type); });
     exec_with_stream("COPY (SELECT * FROM taco_stream()) TO " + quote_literal(path) +
-                         " (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL " +
-                         std::to_string(options.compression_level) + ", ROW_GROUP_SIZE " +
-                         std::to_string(options.row_group_size) +
+                         " (FORMAT parquet, " + parquet_codec_clause(options) +
+                         ", ROW_GROUP_SIZE " + std::to_string(options.row_group_size) +
                          (v2 ? ", PARQUET_VERSION V2" : "") + ", USE_TMP_FILE false)",
                      columns);
 }

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "taco/parquet_codec.hpp"
 #include "taco/value.hpp"
 
 namespace taco::metadata {
@@ -34,11 +35,17 @@ struct TableColumn {
     size_t rows() const;
 };
 
-/// Parquet writing options (FORMAT.md §4.1: zstd everywhere, level 13 for level tables).
+/// Parquet writing options (FORMAT.md §4.1: the reference writes zstd everywhere, level 13 for
+/// level tables). compression_level applies to zstd only.
 struct ParquetOptions {
     int compression_level = 13;
     uint64_t row_group_size = 65536;
+    ParquetCodec codec = ParquetCodec::Zstd;
 };
+
+/// The COPY options naming the codec: "COMPRESSION zstd, COMPRESSION_LEVEL 3" or
+/// "COMPRESSION lz4_raw".
+std::string parquet_codec_clause(const ParquetOptions& options);
 
 class DuckSession {
   public:

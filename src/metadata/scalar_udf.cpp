@@ -63,23 +63,14 @@ void call_udf(duckdb_function_info info, duckdb_data_chunk input, duckdb_vector 
 
 }  // namespace
 
-bool UdfArgs::is_null(size_t a, size_t r) const {
-    const uint64_t* v = columns_[a].validity;
-    return v && !duckdb_validity_row_is_valid(const_cast<uint64_t*>(v), r);
-}
-
+// Runs for every string argument of every row, so it reads the C API's documented layout instead
+// of calling into libduckdb: a duckdb_string_t holds up to 12 bytes inline and points at longer
+// strings.
 std::string_view UdfArgs::get_string(size_t a, size_t r) const {
-    const auto* s = static_cast<const duckdb_string_t*>(columns_[a].data) + r;
-    return std::string_view(duckdb_string_t_data(const_cast<duckdb_string_t*>(s)),
-                            duckdb_string_t_length(*s));
-}
-
-double UdfArgs::get_double(size_t a, size_t r) const {
-    return static_cast<const double*>(columns_[a].data)[r];
-}
-
-int64_t UdfArgs::get_int(size_t a, size_t r) const {
-    return static_cast<const int64_t*>(columns_[a].data)[r];
+    const auto& s = static_cast<const duckdb_string_t*>(columns_[a].data)[r];
+    const uint32_t length = s.value.inlined.length;
+    return length <= 12 ? std::string_view(s.value.inlined.inlined, length)
+                        : std::string_view(s.value.pointer.ptr, length);
 }
 
 void register_bool_function(DuckSession& db, const std::string& name,

@@ -21,10 +21,19 @@ enum class UdfType { Blob, Varchar, Double, BigInt };
 class UdfArgs {
   public:
     size_t rows() const { return rows_; }
-    bool is_null(size_t a, size_t r) const;
+    // Inline: they run for every argument of every row (filter_bbox: 9 per row). Validity is the
+    // C API's one bit per row, 64 rows per word.
+    bool is_null(size_t a, size_t r) const {
+        const uint64_t* v = columns_[a].validity;
+        return v && ((v[r >> 6] >> (r & 63)) & 1) == 0;
+    }
     std::string_view get_string(size_t a, size_t r) const;  // Blob, Varchar
-    double get_double(size_t a, size_t r) const;            // Double
-    int64_t get_int(size_t a, size_t r) const;              // BigInt
+    double get_double(size_t a, size_t r) const {           // Double
+        return static_cast<const double*>(columns_[a].data)[r];
+    }
+    int64_t get_int(size_t a, size_t r) const {  // BigInt
+        return static_cast<const int64_t*>(columns_[a].data)[r];
+    }
 
     struct Column {
         const void* data;

@@ -27,16 +27,23 @@ std::string sample_text(const UdfArgs& args, size_t r) {
 class PredicateCache {
   public:
     const BoxPredicate& get(const UdfArgs& args, size_t r) {
-        key_.clear();
         const std::string_view geom_crs = args.get_string(kGeomCrs, r);
         const std::string_view box_crs = args.get_string(kBoxCrs, r);
+        double box_now[4];
+        for (int a = kMinX; a <= kMaxY; ++a) box_now[a - kMinX] = args.get_double(a, r);
+        // Nearly every row asks what the previous one did (one box, one CRS per dataset): that
+        // is three comparisons, not a key built and hashed per row.
+        if (last_ && geom_crs == last_geom_crs_ && box_crs == last_box_crs_ &&
+            std::memcmp(box_now, last_box_, sizeof box_now) == 0) {
+            return *last_;
+        }
+        key_.clear();
         key_.append(geom_crs).push_back('\x1f');
         key_.append(box_crs).push_back('\x1f');
         for (int a = kMinX; a <= kMaxY; ++a) {
             const double v = args.get_double(a, r);
             key_.append(reinterpret_cast<const char*>(&v), sizeof v);
         }
-        if (last_ && key_ == last_key_) return *last_;
         auto it = cache_.find(key_);
         if (it == cache_.end()) {
             if (cache_.size() >= 256) cache_.clear();  // many distinct CRSs: start over
@@ -53,13 +60,17 @@ class PredicateCache {
             }
             it = cache_.emplace(key_, std::move(p)).first;
         }
-        last_key_ = key_;
         last_ = it->second.get();
+        last_geom_crs_.assign(geom_crs);
+        last_box_crs_.assign(box_crs);
+        std::memcpy(last_box_, box_now, sizeof last_box_);
         return *last_;
     }
 
   private:
-    std::string key_, last_key_;
+    std::string key_;
+    std::string last_geom_crs_, last_box_crs_;
+    double last_box_[4] = {};
     const BoxPredicate* last_ = nullptr;
     std::unordered_map<std::string, std::unique_ptr<BoxPredicate>> cache_;
 };
