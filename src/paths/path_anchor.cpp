@@ -37,21 +37,26 @@ bool needs_anchor(const fs::path& path) {
 
 SqlPath anchor_path(const fs::path& path) {
     if (!needs_anchor(path)) return {path.string(), nullptr};
-    // Walk up to the deepest ancestor that exists; what lies below it (an output not written
-    // yet) is appended as text, so it has to be UTF-8 itself.
-    fs::path base = path;
+    // Anchor the path up to its last component that is not UTF-8; the components after it are
+    // kept as text, so a file keeps its name and extension (DuckDB picks its CSV/JSON/Parquet
+    // reader by extension, GDAL some drivers) and an output not written yet can be named.
+    fs::path base;
     fs::path rest;
-    std::error_code ec;
-    while (!fs::exists(base, ec)) {
-        const fs::path parent = base.has_parent_path() ? base.parent_path() : fs::path(".");
-        rest = rest.empty() ? base.filename() : base.filename() / rest;
-        if (parent == base || base.filename().empty()) break;
-        base = parent;
+    for (const fs::path& part : path) {
+        if (!model::is_valid_utf8(part.native())) {
+            base /= rest;
+            base /= part;
+            rest.clear();
+        } else {
+            rest /= part;
+        }
     }
-    if (!model::is_valid_utf8(rest.native())) {
-        throw IoError("cannot use '" + escape_invalid_utf8(path.string()) +
-                      "': a file that does not exist yet and whose own name is not UTF-8 cannot "
-                      "be given to DuckDB or GDAL (create its directory first, or rename it)");
+    std::error_code ec;
+    if (!fs::exists(base, ec)) {
+        throw IoError("cannot use '" + escape_invalid_utf8(path.string()) + "': '" +
+                      escape_invalid_utf8(base.string()) +
+                      "' does not exist, and a name that is not UTF-8 can only be given to DuckDB "
+                      "or GDAL once it exists (create it first, or rename it)");
     }
     auto anchor = std::make_shared<const PathAnchor>(base);
     std::string text = anchor->proc_path();

@@ -4,11 +4,11 @@
 // COPY ... TO '...' literal) that is not UTF-8, and GDAL's VSI paths end up in VARCHAR columns
 // (internal:gdal_vsi) that must be UTF-8 too. Every local path that reaches DuckDB SQL or a GDAL
 // path goes through anchor_path(): a UTF-8 path passes unchanged; any other is opened (O_PATH)
-// and spelt /proc/self/fd/N, followed by the part of the path that is UTF-8 and did not exist
-// yet (an output about to be written). The descriptor pins the file or directory for as long as
-// the PathAnchor lives (a dataset holds it as long as it is loaded); the kernel resolves
-// /proc/self/fd/N/rest through it, for DuckDB and GDAL alike. Messages name the path as the user
-// gave it, escaped (path_display.hpp), never /proc/self/fd/N.
+// and spelt /proc/self/fd/N, up to its last component that is not UTF-8, followed by the rest as
+// text (a file name and its extension, an output about to be written). The descriptor pins that
+// file or directory for as long as the PathAnchor lives (a dataset holds it as long as it is
+// loaded); the kernel resolves /proc/self/fd/N/rest through it, for DuckDB and GDAL alike. Messages
+// name the path as the user gave it, escaped (path_display.hpp), never /proc/self/fd/N.
 #pragma once
 
 #include <filesystem>
@@ -41,10 +41,10 @@ struct SqlPath {
     std::shared_ptr<const PathAnchor> anchor;  // null when the path was UTF-8 already
 };
 
-/// `path` unchanged when it is valid UTF-8 (or empty). Otherwise its deepest existing ancestor
-/// (the path itself when it exists) whose remainder is UTF-8 is anchored, and the remainder
-/// appended: /proc/self/fd/N[/rest]. Throws IoError naming the path (escaped) when no such
-/// ancestor exists: a missing file whose own name is not UTF-8 cannot be spelt.
+/// `path` unchanged when it is valid UTF-8 (or empty). Otherwise the path up to its last
+/// component that is not UTF-8 is anchored and the rest appended: /proc/self/fd/N[/rest], so a
+/// UTF-8 file name in such a directory keeps its name. Throws IoError naming the path (escaped)
+/// when that anchored part does not exist (it cannot be spelt before it is made).
 SqlPath anchor_path(const std::filesystem::path& path);
 
 /// True when `path` needs an anchor (it is not valid UTF-8).

@@ -325,8 +325,17 @@ Table read_table(format::PendingSession& session, const fs::path& file, const st
         std::string extension = file.extension().string();
         for (char& ch : extension)
             ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        // DuckDB picks the reader from the name's extension; a file whose own name is not UTF-8
+        // is spelt /proc/self/fd/N, without one, so the reader is named from the real name.
+        std::string scan = source;
+        if (table.anchor && fs::path(table.text).extension().empty()) {
+            if (extension == ".parquet") scan = "read_parquet(" + source + ")";
+            if (extension == ".csv" || extension == ".tsv") scan = "read_csv_auto(" + source + ")";
+            if (extension == ".json" || extension == ".ndjson" || extension == ".jsonl")
+                scan = "read_json_auto(" + source + ")";
+        }
         auto dates = metadata::ResultTable::fetch(
-            db, "SELECT column_name FROM (DESCRIBE SELECT * FROM " + source +
+            db, "SELECT column_name FROM (DESCRIBE SELECT * FROM " + scan +
                     ") WHERE column_type = 'DATE'" + (extension == ".parquet" ? " AND false" : ""));
         std::string replace;
         for (size_t r = 0; r < dates->rows(); ++r) {
@@ -335,8 +344,8 @@ Table read_table(format::PendingSession& session, const fs::path& file, const st
             replace += "CAST(" + col + " AS TIMESTAMP) AS " + col;
         }
         result = metadata::ResultTable::fetch(
-            db, replace.empty() ? "SELECT * FROM " + source
-                                : "SELECT * REPLACE (" + replace + ") FROM " + source);
+            db, replace.empty() ? "SELECT * FROM " + scan
+                                : "SELECT * REPLACE (" + replace + ") FROM " + scan);
     } catch (const QueryError& e) {
         throw IoError("cannot read metadata table " + file.string() + ": " + e.what());
     }

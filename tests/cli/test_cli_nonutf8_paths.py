@@ -104,6 +104,38 @@ def test_info_ls_sql_filter_read_every_layout(datasets, kind):
     assert [r["id"] for r in kept] == ["rgb_256x256.tif"] * len(kept) and kept
 
 
+def test_ls_json_names_the_real_path_escaped(datasets):
+    listed = as_json(ok("ls", datasets["folder"], "--json"))
+    shown = escaped(os.fsencode(datasets["folder"].resolve()))
+    assert {e["path"] for e in listed} == {f"{shown}/DATA/{e['id']}" for e in listed}
+
+
+@pytest.mark.parametrize("table", ["csv", "parquet", "json"])
+def test_create_with_a_metadata_table_whose_path_is_not_utf8(tmp_path, bad, table):
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.bin").write_bytes(b"aa")
+    (src / "b.bin").write_bytes(b"bb")
+    tables = tmp_path / fs(b"tables" + bad)
+    tables.mkdir()
+    for name in (b"meta." + table.encode(), b"meta" + bad + b"." + table.encode()):
+        meta = tables / fs(name)
+        if table == "csv":
+            meta.write_text("id,cloud\na.bin,1.5\nb.bin,2.5\n")
+        elif table == "json":
+            meta.write_text('[{"id": "a.bin", "cloud": 1.5}, {"id": "b.bin", "cloud": 2.5}]')
+        else:
+            pq = pytest.importorskip("pyarrow.parquet")
+            import pyarrow as pa
+            staged = tmp_path / "staged.parquet"  # pyarrow itself refuses such a path
+            pq.write_table(pa.table({"id": ["a.bin", "b.bin"], "cloud": [1.5, 2.5]}), staged)
+            os.rename(staged, meta)
+        out = tmp_path / fs(b"o" + bad + name)
+        ok("create", "--from", src, out, "--metadata", meta, "--key", "id", "--quiet")
+        rows = as_json(ok("sql", out, "SELECT id, cloud FROM data ORDER BY id", "--json"))
+        assert rows == [{"id": "a.bin", "cloud": 1.5}, {"id": "b.bin", "cloud": 2.5}]
+
+
 @pytest.mark.parametrize("kind", ["zip", "folder"])
 def test_cat_gives_the_source_bytes(datasets, kind):
     data = ok("cat", datasets[kind], "rgb_256x256.tif")

@@ -63,6 +63,17 @@ TEST(NonUtf8Paths, MissingOutputUnderAnAnchoredDirectoryKeepsItsUtf8Name) {
     EXPECT_EQ(p.text, p.anchor->proc_path() + "/new/level0.parquet");
 }
 
+TEST(NonUtf8Paths, Utf8FileNameInSuchADirectoryKeepsItsNameAndExtension) {
+    TempDir dir;
+    const fs::path bad = dir / ("d" + kFF);
+    fs::create_directories(bad);
+    spit(bad / "table.csv", "id\na\n");
+    const paths::SqlPath p = paths::anchor_path(bad / "table.csv");
+    ASSERT_NE(p.anchor, nullptr);
+    EXPECT_EQ(p.text, p.anchor->proc_path() + "/table.csv");
+    EXPECT_EQ(slurp(p.text), "id\na\n");
+}
+
 TEST(NonUtf8Paths, MissingFileWhoseOwnNameIsNotUtf8IsRefusedNamingIt) {
     TempDir dir;
     const std::string msg =

@@ -10,8 +10,8 @@
 #include "error_report.hpp"
 #include "io/cancel.hpp"
 #include "model/time_format.hpp"
-#include "taco/errors.hpp"
 #include "paths/path_display.hpp"
+#include "taco/errors.hpp"
 
 namespace taco::cli {
 namespace {
