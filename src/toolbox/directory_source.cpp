@@ -129,9 +129,9 @@ std::vector<Node> scan(const std::string& dir, const std::string& rel_prefix, Sc
             // mapping would round-trip to the original bytes, so the tree is refused before
             // anything is written, naming the file (escaped in the message, USER-GUIDE §8).
             throw SchemaError(join(dir, entry->d_name) +
-                              ": the file name is not UTF-8, and sample ids (file names) must be "
-                              "UTF-8 text; rename it (for example with convmv) or leave it out "
-                              "of --from");
+                              ": invalid sample id: the file name is not UTF-8, and sample ids "
+                              "(file names) must be UTF-8 text; rename it (for example with "
+                              "convmv) or leave it out of --from");
         }
         Node n;
         n.id = entry->d_name;
