@@ -47,8 +47,8 @@ void set_error(nb::handle cls, const char* raw_message) {
     // one as the path itself (paths/path_display.hpp); decoding with replacement stays as a
     // last line of defence.
     const std::string message = paths::display_text(raw_message);
-    PyObject* text = PyUnicode_DecodeUTF8(message.data(), static_cast<Py_ssize_t>(message.size()),
-                                          "replace");
+    PyObject* text =
+        PyUnicode_DecodeUTF8(message.data(), static_cast<Py_ssize_t>(message.size()), "replace");
     if (!text) {
         PyErr_Clear();
         PyErr_SetString(cls.ptr(), "(message not decodable)");

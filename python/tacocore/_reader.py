@@ -80,12 +80,8 @@ def load(
 def _open(path: Union[str, bytes], *args: Any) -> "_core.Dataset":
     if isinstance(path, bytes):  # os.fspath() of a bytes path: decoded as the OS does
         path = os.fsdecode(path)
-    try:
-        path.encode("utf-8")
-    except UnicodeEncodeError:
-        # A Linux path is bytes; one that is not UTF-8 arrives as str with surrogate escapes.
-        raise _core.TacoIOError(f"{path!r}: paths that are not valid UTF-8 are not supported yet "
-                                "(rename the file or directory)") from None
+    # A Linux path is bytes: one that is not UTF-8 arrives as a str with surrogate escapes, which
+    # the native side takes back to the exact bytes (os.fsencode; docs/USER-GUIDE.md §8).
     try:
         return _core.load(path, *args)
     except _core.TacoIOError as exc:
