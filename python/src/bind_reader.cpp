@@ -9,6 +9,7 @@
 
 #include "interruptible.hpp"
 #include "metadata/result_arrow.hpp"
+#include "paths/path_display.hpp"
 #include "py_common.hpp"
 #include "py_paths.hpp"
 #include "query/dataframe_impl.hpp"
@@ -257,8 +258,9 @@ void bind_reader(nb::module_& m) {
                 nb::dict d;
                 d["severity"] = std::string(to_string(f.severity));
                 d["code"] = f.code;
-                d["location"] = f.location;
-                d["message"] = f.message;
+                // Findings may quote a path that is not UTF-8: escaped, as in exceptions.
+                d["location"] = paths::display_text(f.location);
+                d["message"] = paths::display_text(f.message);
                 findings.append(d);
             }
             return findings;

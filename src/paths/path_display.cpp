@@ -92,7 +92,7 @@ void remember_anchor(int fd, std::string original_bytes) {
     g_anchors[fd] = {std::move(original_bytes), std::move(target)};
 }
 
-std::string display_text(std::string_view text) {
+std::string name_anchored_paths(std::string_view text) {
     static constexpr std::string_view kPrefix = "/proc/self/fd/";
     std::string out;
     {
@@ -116,7 +116,11 @@ std::string display_text(std::string_view text) {
         }
         out.append(text.substr(pos));
     }
-    return escape_invalid_utf8(out);
+    return out;
+}
+
+std::string display_text(std::string_view text) {
+    return escape_invalid_utf8(name_anchored_paths(text));
 }
 
 }  // namespace taco::paths

@@ -15,8 +15,11 @@ namespace taco::paths {
 /// already in the text is kept as is).
 std::string escape_invalid_utf8(std::string_view bytes);
 
-/// `text` with anchored /proc/self/fd/N prefixes replaced by the escaped path they stand for,
-/// then escape_invalid_utf8(). Idempotent on its own output.
+/// `text` with anchored /proc/self/fd/N prefixes replaced by the path they stand for (raw bytes,
+/// not escaped yet): for code that names the other descriptor paths (memfds) itself afterwards.
+std::string name_anchored_paths(std::string_view text);
+
+/// name_anchored_paths(), then escape_invalid_utf8(): always valid UTF-8.
 std::string display_text(std::string_view text);
 
 /// Records what /proc/self/fd/`fd` stands for (PathAnchor does this), until the number is reused

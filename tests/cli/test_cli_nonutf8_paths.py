@@ -261,4 +261,5 @@ def test_folder_dataset_with_damaged_level_names_the_real_path(tmp_path, bad):
         # standard error are escaped.
         proc.stderr.decode("utf-8")  # strict
         text = (proc.stdout + proc.stderr).decode("utf-8", "backslashreplace")
-        assert "level0.parquet" in text and "/proc/self/fd" not in text, text
+        assert "/proc/self/fd" not in text and "in memory" not in text, text
+        assert escaped(b"d" + bad) + "/METADATA/level0.parquet" in text, text
