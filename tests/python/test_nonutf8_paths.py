@@ -165,3 +165,23 @@ def test_reference_reader_on_our_datasets(written, kind):
                         text=True, timeout=300)
     assert ok.returncode == 0, ok.stderr
     assert ok.stdout.split() == ["4"]
+
+
+def test_log_lines_show_such_paths_escaped(written):
+    import logging
+
+    records = []
+    handler = logging.Handler(logging.DEBUG)
+    handler.emit = records.append
+    root = logging.getLogger("tacocore")
+    old_level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG)
+    try:
+        tacocore.load(written["zip"]).close()
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(old_level)
+    text = "\n".join(r.getMessage() for r in records)
+    text.encode("utf-8")  # a handler writing UTF-8 can print it
+    assert escaped(written["zip"]) in text, text
