@@ -82,7 +82,7 @@ OpenedDataset open_remote_dataset(const std::filesystem::path& path, bool valida
 /// `path` made absolute with symlinks resolved, as Python's Path.resolve() does.
 std::string resolved_path(const std::filesystem::path& path);
 /// resolved_path(path) spelt for DuckDB SQL and GDAL (paths::anchor_path): unchanged when it is
-/// UTF-8, else /proc/self/fd/N of a descriptor added to `anchors`.
+/// UTF-8, else /proc/self/fd/N[/rest] of a descriptor added to `anchors`.
 std::string sql_root(const std::filesystem::path& path,
                      std::vector<std::shared_ptr<const paths::PathAnchor>>& anchors);
 

@@ -100,6 +100,8 @@ def test_info_ls_sql_filter_read_every_layout(datasets, kind):
     assert sorted({r["id"] for r in rows}) == sorted(p.name for p in GEOTIFFS.glob("*.tif"))
     # DuckDB columns are UTF-8: the GDAL path names the dataset through its open descriptor.
     assert all("/proc/self/fd/" in r["vsi"] for r in rows), rows
+    sandboxed = as_json(ok("sql", path, "SELECT count(*) AS n FROM data", "--sandbox", "--json"))
+    assert sandboxed[0]["n"] == len(rows)
     kept = as_json(ok("filter", path, "--where", "id = 'rgb_256x256.tif'", "--json"))
     assert [r["id"] for r in kept] == ["rgb_256x256.tif"] * len(kept) and kept
 

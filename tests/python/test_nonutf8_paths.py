@@ -79,6 +79,9 @@ def test_load_query_and_read_every_spelling(written, kind, spelling):
     assert picked.data.to_arrow().column("id").to_pylist() == ["categorical_128x128.tif"]
     assert tacocore.validate(SPELLINGS[spelling](raw)) == []
     ds.close()
+    boxed = tacocore.load(SPELLINGS[spelling](raw), sandbox=True)
+    assert boxed.data.read_bytes("rgb_256x256.tif") == (GEOTIFFS / "rgb_256x256.tif").read_bytes()
+    boxed.close()
 
 
 @pytest.mark.parametrize("kind", ["zip", "folder"])
