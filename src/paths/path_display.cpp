@@ -66,7 +66,7 @@ const std::string* original_of(int fd) {
 
 }  // namespace
 
-std::string escape_invalid_utf8(std::string_view bytes) {
+std::string escape_invalid_utf8(std::string_view bytes, std::string_view prefix) {
     static constexpr char kHex[] = "0123456789abcdef";
     std::string out;
     out.reserve(bytes.size());
@@ -74,7 +74,7 @@ std::string escape_invalid_utf8(std::string_view bytes) {
         const size_t n = sequence_length(bytes);
         if (n == 0) {
             const auto c = static_cast<uint8_t>(bytes[0]);
-            out += "\\x";
+            out += prefix;
             out += kHex[c >> 4];
             out += kHex[c & 0xF];
             bytes.remove_prefix(1);

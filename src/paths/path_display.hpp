@@ -12,8 +12,9 @@
 namespace taco::paths {
 
 /// `bytes` with every byte outside a well-formed UTF-8 sequence replaced by `\xNN` (a backslash
-/// already in the text is kept as is).
-std::string escape_invalid_utf8(std::string_view bytes);
+/// already in the text is kept as is). `prefix` replaces the `\x`: inside a JSON string, where
+/// `\x` is no escape, "\\\\x" writes a backslash the JSON reader keeps.
+std::string escape_invalid_utf8(std::string_view bytes, std::string_view prefix = "\\x");
 
 /// `text` with anchored /proc/self/fd/N prefixes replaced by the path they stand for (raw bytes,
 /// not escaped yet): for code that names the other descriptor paths (memfds) itself afterwards.

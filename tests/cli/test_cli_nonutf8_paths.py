@@ -265,3 +265,15 @@ def test_folder_dataset_with_damaged_level_names_the_real_path(tmp_path, bad):
         text = (proc.stdout + proc.stderr).decode("utf-8", "backslashreplace")
         assert "/proc/self/fd" not in text and "in memory" not in text, text
         assert escaped(b"d" + bad) + "/METADATA/level0.parquet" in text, text
+
+
+def test_cog_writes_and_checks_a_tog_under_such_names(tmp_path, bad):
+    folder = tmp_path / fs(b"g" + bad)
+    folder.mkdir()
+    src = folder / fs(b"in" + bad + b".tif")
+    shutil.copy(GEOTIFFS / "rgb_256x256.tif", src)
+    out = folder / fs(b"out" + bad + b".tif")
+    ok("cog", src, out)
+    # IMAGE_INFO (gdalinfo -json, which names the file) stays valid JSON: the name is escaped
+    checked = as_json(ok("cog", "--check", out, "--json"))
+    assert checked == [{"path": escaped(os.fsencode(out)), "tog": True, "problems": []}]
