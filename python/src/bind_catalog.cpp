@@ -4,6 +4,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "py_common.hpp"
+#include "py_paths.hpp"
 #include "taco/catalog.hpp"
 #include "taco/errors.hpp"
 
@@ -14,7 +15,7 @@ namespace {
 
 nb::dict result_dict(const CatalogResult& r) {
     nb::dict d;
-    d["path"] = r.path.string();
+    d["path"] = fs_str(r.path);
     d["items"] = r.items;
     d["warnings"] = r.warnings;
     return d;
@@ -32,7 +33,7 @@ CroissantOptions::Checksum parse_checksum(const std::string& s) {
 void bind_catalog(nb::module_& m) {
     m.def(
         "export_stac",
-        [](const Dataset& view, const std::string& out_dir, bool overwrite) {
+        [](const Dataset& view, const std::filesystem::path& out_dir, bool overwrite) {
             CatalogResult r;
             {
                 nb::gil_scoped_release release;
@@ -44,7 +45,7 @@ void bind_catalog(nb::module_& m) {
         "A STAC Collection and one Item per level-0 row of the view.");
     m.def(
         "export_croissant",
-        [](const Dataset& ds, const std::string& out_file, const std::string& checksum,
+        [](const Dataset& ds, const std::filesystem::path& out_file, const std::string& checksum,
            const std::string& base_url, bool overwrite) {
             CroissantOptions o;
             o.checksum = parse_checksum(checksum);
@@ -61,8 +62,8 @@ void bind_catalog(nb::module_& m) {
         "Croissant 1.0 JSON-LD of the dataset's files and level tables.");
     m.def(
         "export_datacite",
-        [](const Dataset& ds, const std::string& out_file, const std::string& publisher, int year,
-           const std::string& doi, bool overwrite) {
+        [](const Dataset& ds, const std::filesystem::path& out_file, const std::string& publisher,
+           int year, const std::string& doi, bool overwrite) {
             DataCiteOptions o;
             o.publisher = publisher;
             o.publication_year = year;

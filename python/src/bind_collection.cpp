@@ -4,6 +4,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "py_common.hpp"
+#include "py_paths.hpp"
 #include "taco/tacocat.hpp"
 
 using namespace nb::literals;
@@ -13,21 +14,27 @@ namespace taco::py {
 void bind_collection(nb::module_& m) {
     m.def(
         "create_tacocat",
-        [](const std::vector<std::string>& parts, const std::string& output,
+        [](const std::vector<std::filesystem::path>& paths, const std::filesystem::path& output,
            const std::string& format) {
             const TacocatFormat f = parse_tacocat_format(format);
-            const std::vector<std::filesystem::path> paths(parts.begin(), parts.end());
-            nb::gil_scoped_release release;
-            return create_tacocat(paths, output, f).string();
+            std::filesystem::path written;
+            {
+                nb::gil_scoped_release release;
+                written = create_tacocat(paths, output, f);
+            }
+            return fs_str(written);
         },
         "parts"_a, "output"_a, "format"_a = "folder",
         "Writes the collection index of TACO ZIP parts into the directory `output`.");
     m.def(
         "create_tacollection",
-        [](const std::vector<std::string>& parts, const std::string& output) {
-            const std::vector<std::filesystem::path> paths(parts.begin(), parts.end());
-            nb::gil_scoped_release release;
-            return create_tacollection(paths, output).string();
+        [](const std::vector<std::filesystem::path>& paths, const std::filesystem::path& output) {
+            std::filesystem::path written;
+            {
+                nb::gil_scoped_release release;
+                written = create_tacollection(paths, output);
+            }
+            return fs_str(written);
         },
         "parts"_a, "output"_a, "Writes output/TACOLLECTION.json for TACO ZIP parts.");
 }

@@ -6,6 +6,7 @@
 
 #include "export_result.hpp"
 #include "py_common.hpp"
+#include "py_paths.hpp"
 #include "taco/card.hpp"
 #include "taco/convert.hpp"
 #include "taco/errors.hpp"
@@ -23,7 +24,7 @@ ContainerFormat parse_container_format(const std::string& f) {
 
 nb::dict export_result_dict(const ExportResult& r) {
     nb::dict d;
-    d["path"] = r.path.string();
+    d["path"] = fs_str(r.path);
     d["format"] = std::string(to_string(r.format));
     d["files"] = r.files;
     d["sample_bytes"] = r.sample_bytes;
@@ -34,7 +35,7 @@ nb::dict export_result_dict(const ExportResult& r) {
 void bind_convert(nb::module_& m) {
     m.def(
         "export_dataset",
-        [](const Dataset& view, const std::string& output, const std::string& format,
+        [](const Dataset& view, const std::filesystem::path& output, const std::string& format,
            bool overwrite, int compression_level, const std::string& level_codec) {
             ExportOptions o;
             o.level_codec = parse_parquet_codec(level_codec);
@@ -53,8 +54,8 @@ void bind_convert(nb::module_& m) {
         "Writes the rows of a level-0 view with their subtrees as a new dataset.");
     m.def(
         "convert_dataset",
-        [](const std::string& input, const std::string& output, const std::string& format,
-           bool overwrite) {
+        [](const std::filesystem::path& input, const std::filesystem::path& output,
+           const std::string& format, bool overwrite) {
             ExportOptions o;
             o.format = parse_container_format(format);
             o.overwrite = overwrite;

@@ -7,6 +7,7 @@
 #include <new>
 #include <string>
 
+#include "paths/path_display.hpp"
 #include "py_common.hpp"
 #include "taco/errors.hpp"
 
@@ -41,9 +42,13 @@ nb::object make_exception(nb::module_& m, const char* name, nb::handle base, con
 // Sets the Python error from a C++ message. Messages quote file contents and names, which need
 // not be UTF-8 (a ZIP entry name, a byte 0xff in COLLECTION.json): decoded with replacement
 // characters, so the exception raised is ours and not a UnicodeDecodeError about the message.
-void set_error(nb::handle cls, const char* message) {
+void set_error(nb::handle cls, const char* raw_message) {
+    // A path that is not UTF-8 is shown escaped (`\xff`), and /proc/self/fd/N of an anchored
+    // one as the path itself (paths/path_display.hpp); decoding with replacement stays as a
+    // last line of defence.
+    const std::string message = paths::display_text(raw_message);
     PyObject* text =
-        PyUnicode_DecodeUTF8(message, static_cast<Py_ssize_t>(std::strlen(message)), "replace");
+        PyUnicode_DecodeUTF8(message.data(), static_cast<Py_ssize_t>(message.size()), "replace");
     if (!text) {
         PyErr_Clear();
         PyErr_SetString(cls.ptr(), "(message not decodable)");

@@ -5,6 +5,7 @@
 
 #include "export_result.hpp"
 #include "py_common.hpp"
+#include "py_paths.hpp"
 #include "taco/errors.hpp"
 #include "taco/legacy.hpp"
 
@@ -15,8 +16,8 @@ namespace taco::py {
 void bind_legacy(nb::module_& m) {
     m.def(
         "migrate_v1",
-        [](const std::string& input, const std::string& output, const std::string& format,
-           bool overwrite) {
+        [](const std::filesystem::path& input, const std::filesystem::path& output,
+           const std::string& format, bool overwrite) {
             ExportOptions o;
             o.format = parse_container_format(format);
             o.overwrite = overwrite;
@@ -30,8 +31,9 @@ void bind_legacy(nb::module_& m) {
         "input"_a, "output"_a, "format"_a = "auto", "overwrite"_a = false,
         "A legacy v1 file (.tortilla / .taco) rewritten as a TACO 2.0 dataset.");
     m.def(
-        "is_legacy_v1", [](const std::string& path) { return is_legacy_v1_file(path); }, "path"_a,
-        "True for a Tortilla 0.5 / TACO 0.2 file (by name or magic bytes).");
+        "is_legacy_v1",
+        [](const std::filesystem::path& path) { return is_legacy_v1_file(path.string()); },
+        "path"_a, "True for a Tortilla 0.5 / TACO 0.2 file (by name or magic bytes).");
 }
 
 }  // namespace taco::py

@@ -13,6 +13,7 @@
 #include "metadata/level_tables.hpp"
 #include "model/model_codec.hpp"
 #include "py_common.hpp"
+#include "py_paths.hpp"
 #include "taco/collection.hpp"
 #include "taco/errors.hpp"
 #include "taco/writer.hpp"
@@ -81,7 +82,9 @@ void bind_model(nb::module_& m) {
                        "A FILE (bytes on disk or in memory) or a FOLDER (a Tortilla of children).")
         .def_static(
             "file",
-            [](std::string id, std::string path) { return Sample::file(std::move(id), path); },
+            [](std::string id, const std::filesystem::path& path) {
+                return Sample::file(std::move(id), path);
+            },
             "id"_a, "path"_a,
             "FILE sample whose bytes are read from `path` when the dataset is written.")
         .def_static(
@@ -98,9 +101,9 @@ void bind_model(nb::module_& m) {
             "\"FILE\" or \"FOLDER\".")
         .def_prop_ro(
             "path",
-            [](const Sample& s) -> std::optional<std::string> {
-                if (s.path().empty()) return std::nullopt;
-                return s.path().string();
+            [](const Sample& s) -> nb::object {
+                if (s.path().empty()) return nb::none();
+                return fs_str(s.path());
             },
             "The file path of a FILE read from disk; None for bytes and FOLDERs.")
         .def_prop_ro("size", &Sample::size,
@@ -215,9 +218,10 @@ void bind_model(nb::module_& m) {
 
     m.def(
         "create",
-        [](const Taco& taco, const std::string& output, const std::string& fmt, bool overwrite,
-           int level, const std::string& split_size, const std::vector<std::string>& group_by,
-           bool consolidate, const std::string& level_codec) {
+        [](const Taco& taco, const std::filesystem::path& output, const std::string& fmt,
+           bool overwrite, int level, const std::string& split_size,
+           const std::vector<std::string>& group_by, bool consolidate,
+           const std::string& level_codec) {
             CreateOptions opts;
             opts.level_codec = parse_parquet_codec(level_codec);  // ValueError naming the choices
             if (!split_size.empty()) opts.split_size = parse_size(split_size);
@@ -235,15 +239,15 @@ void bind_model(nb::module_& m) {
                 r = create(taco, output, opts);
             }
             nb::dict d;
-            d["path"] = r.path.string();
+            d["path"] = fs_str(r.path);
             d["format"] = std::string(to_string(r.format));
             d["bytes"] = r.bytes;
             d["files"] = r.files;
             d["level_rows"] = r.level_rows;
             nb::list parts;
-            for (const auto& p : r.parts) parts.append(p.string());
+            for (const auto& p : r.parts) parts.append(fs_str(p));
             d["parts"] = parts;
-            d["index"] = r.index.string();
+            d["index"] = fs_str(r.index);
             return d;
         },
         "taco"_a, "output"_a, "output_format"_a = "auto", "overwrite"_a = false,

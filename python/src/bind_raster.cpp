@@ -5,6 +5,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "py_common.hpp"
+#include "py_paths.hpp"
 #include "raster/decode.hpp"
 
 namespace taco::py {
@@ -38,11 +39,11 @@ nb::object to_numpy(raster::Raster&& r) {
 void bind_raster(nb::module_& m) {
     m.def(
         "read_array",
-        [](const std::string& path) {
+        [](const std::filesystem::path& path) {
             raster::Raster r;
             {
                 nb::gil_scoped_release release;
-                r = raster::decode(path);
+                r = raster::decode(path.string());
             }
             return to_numpy(std::move(r));
         },

@@ -9,7 +9,9 @@
 
 #include "interruptible.hpp"
 #include "metadata/result_arrow.hpp"
+#include "paths/path_display.hpp"
 #include "py_common.hpp"
+#include "py_paths.hpp"
 #include "query/dataframe_impl.hpp"
 #include "taco/dataframe.hpp"
 #include "taco/dataset.hpp"
@@ -162,13 +164,13 @@ void bind_reader(nb::module_& m) {
         .def_prop_ro("collection_json", &Dataset::collection_json,
                      "COLLECTION.json exactly as stored.")
         .def_prop_ro(
-            "path", [](const Dataset& d) { return d.path().string(); },
+            "path", [](const Dataset& d) { return fs_str(d.path()); },
             "The path given to load(); \"<concatenated>\" for concat().")
         .def_prop_ro(
             "sources",
             [](const Dataset& d) {
-                std::vector<std::string> out;
-                for (const auto& p : d.sources()) out.push_back(p.string());
+                nb::list out;
+                for (const auto& p : d.sources()) out.append(fs_str(p));
                 return out;
             },
             "The files behind the dataset (several for concat()).")
@@ -219,14 +221,14 @@ void bind_reader(nb::module_& m) {
 
     m.def(
         "load",
-        [](const std::string& path, bool sandbox, double timeout, const std::string& memory_limit,
-           const std::string& base_path) {
+        [](const std::filesystem::path& path, bool sandbox, double timeout,
+           const std::string& memory_limit, const std::filesystem::path& base_path) {
             LoadOptions options;
             options.sandbox = sandbox;
             options.timeout = timeout;
             options.memory_limit = memory_limit;
-            options.base_path = base_path;
-            return load(path, options);
+            options.base_path = base_path.string();
+            return load(path.string(), options);
         },
         "path"_a, "sandbox"_a = false, "timeout"_a = 0.0, "memory_limit"_a = "", "base_path"_a = "",
         nb::call_guard<nb::gil_scoped_release>(),
@@ -245,7 +247,7 @@ void bind_reader(nb::module_& m) {
 
     m.def(
         "validate",
-        [](const std::string& path) {
+        [](const std::filesystem::path& path) {
             ValidationReport report;
             {
                 nb::gil_scoped_release release;
@@ -256,8 +258,9 @@ void bind_reader(nb::module_& m) {
                 nb::dict d;
                 d["severity"] = std::string(to_string(f.severity));
                 d["code"] = f.code;
-                d["location"] = f.location;
-                d["message"] = f.message;
+                // Findings may quote a path that is not UTF-8: escaped, as in exceptions.
+                d["location"] = paths::display_text(f.location);
+                d["message"] = paths::display_text(f.message);
                 findings.append(d);
             }
             return findings;

@@ -12,6 +12,7 @@
 #include "collection/tacocat_write.hpp"
 #include "format/create_session.hpp"
 #include "py_common.hpp"
+#include "py_paths.hpp"
 #include "raster/decode.hpp"
 #include "taco/errors.hpp"
 #include "taco/writer.hpp"
@@ -43,11 +44,11 @@ std::string dtype_name(const Batch& a) {
 void bind_training(nb::module_& m) {
     m.def(
         "probe_raster",
-        [](const std::string& path) {
+        [](const std::filesystem::path& path) {
             raster::RasterShape s;
             {
                 nb::gil_scoped_release release;
-                s = raster::probe(path);
+                s = raster::probe(path.string());
             }
             return std::make_tuple(s.bands, s.height, s.width, s.dtype);
         },
@@ -85,8 +86,8 @@ void bind_training(nb::module_& m) {
 
     m.def(
         "directory_tortilla",
-        [](const std::string& dir, const std::string& metadata, const std::string& key,
-           size_t pad_to) {
+        [](const std::filesystem::path& dir, const std::filesystem::path& metadata,
+           const std::string& key, size_t pad_to) {
             nb::gil_scoped_release release;
             format::PendingSession db;
             toolbox::DirectoryOptions options;
@@ -100,7 +101,7 @@ void bind_training(nb::module_& m) {
 
     m.def(
         "plan_parts",
-        [](const Taco& taco, const std::string& output, const std::string& split_size,
+        [](const Taco& taco, const std::filesystem::path& output, const std::string& split_size,
            const std::vector<std::string>& group_by) {
             CreateOptions options;
             if (!split_size.empty()) options.split_size = parse_size(split_size);

@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include "paths/path_display.hpp"
 #include "py_common.hpp"
 #include "taco/log.hpp"
 
@@ -32,7 +33,7 @@ NB_MODULE(_core, m) {
         try {
             nb::object logger = nb::module_::import_("logging").attr("getLogger")("tacocore.gdal");
             const char* method = level == taco::LogLevel::Warning ? "warning" : "debug";
-            logger.attr(method)("%s: %s", std::string(source), std::string(message));
+            logger.attr(method)("%s: %s", std::string(source), taco::paths::display_text(message));
         } catch (...) {
             PyErr_Clear();  // logging must never turn a read into a failure
         }

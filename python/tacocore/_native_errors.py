@@ -8,7 +8,8 @@ a call raises instead, with a message naming the function and the argument:
 - ``TypeError("DataFrame.read(): argument 'key' must be int or str, not float")``
 - ``ValueError("read_arrays(): threads=-1 is out of range")`` (a number of the right type that the
   native side cannot hold: negative for a count, beyond 64 bits)
-- ``ValueError("load(): path is not valid Unicode text ...")`` (a ``str`` with lone surrogates)
+- ``ValueError("DataFrame.sql(): query is not valid Unicode text ...")`` (a ``str`` with lone
+  surrogates where text is expected; a path argument takes them, as os.fsencode() does)
 - ``TypeError("load() got an unexpected keyword argument 'sandboxx'")``
 
 Only the failure path does any work; a call that converts goes straight through. Wrapping is done
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import os
 from typing import Any, Callable, Iterable, Optional
 
 _INCOMPATIBLE = "incompatible function arguments"
@@ -31,6 +33,8 @@ _ACCEPTS = {
     "str": (str,),
     "bytes": (bytes,),
     "None": (type(None),),
+    # A path (std::filesystem::path): str, bytes or os.PathLike, as os.fsencode() takes them.
+    "os.PathLike": (str, bytes, os.PathLike),
 }
 
 

@@ -66,26 +66,28 @@ def load(
         path = path[0]
     path = os.fspath(path)
     base = "" if base_path is None else os.fspath(base_path)
-    logger.debug("load %s (backend %s)", path, backend)
+    logger.debug("load %s (backend %s)", _shown(path), backend)
     if storage_options:
         _set_storage_options(path, storage_options)
     ds = TacoDataset(_open(path, sandbox, timeout or 0.0, memory_limit or "", base), backend=backend)
     ds._recipe = ("load", path, base_path, options)
     if logger.isEnabledFor(logging.INFO):
-        logger.info("loaded '%s' from %s: %s, %d level(s), %s root samples", ds.id, path,
+        logger.info("loaded '%s' from %s: %s, %d level(s), %s root samples", ds.id, _shown(path),
                     ds.format, ds._native.level_count, ds.pit_schema.root.get("n"))
     return ds
+
+
+def _shown(path: Union[str, bytes]) -> str:
+    """A path for a log line: one that is not UTF-8 escaped (``\\xff``) as tacocore's messages
+    show it, so that no logging handler fails to encode it."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
 def _open(path: Union[str, bytes], *args: Any) -> "_core.Dataset":
     if isinstance(path, bytes):  # os.fspath() of a bytes path: decoded as the OS does
         path = os.fsdecode(path)
-    try:
-        path.encode("utf-8")
-    except UnicodeEncodeError:
-        # A Linux path is bytes; one that is not UTF-8 arrives as str with surrogate escapes.
-        raise _core.TacoIOError(f"{path!r}: paths that are not valid UTF-8 are not supported yet "
-                                "(rename the file or directory)") from None
+    # A Linux path is bytes: one that is not UTF-8 arrives as a str with surrogate escapes, which
+    # the native side takes back to the exact bytes (os.fsencode; docs/USER-GUIDE.md §8).
     try:
         return _core.load(path, *args)
     except _core.TacoIOError as exc:

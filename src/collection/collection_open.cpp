@@ -35,11 +35,12 @@ std::string trimmed(const fs::path& path) {
 
 // A local directory is resolved as Path.resolve() does; a URL becomes the GDAL path that reads it
 // (so `internal:gdal_vsi` opens in GDAL), a VSI path is kept as given.
-std::string parts_root_of(const fs::path& parts_dir, const std::string& base_path) {
+std::string parts_root_of(const fs::path& parts_dir, const std::string& base_path,
+                          format::OpenedDataset& out) {
     std::string root =
         io::is_remote(base_path)
             ? io::parse_location(base_path).vsi
-            : format::resolved_path(base_path.empty() ? parts_dir : fs::path(base_path));
+            : format::sql_root(base_path.empty() ? parts_dir : fs::path(base_path), out.anchors);
     if (root.empty() || root.back() != '/') root += '/';
     return root;
 }
@@ -161,7 +162,7 @@ format::OpenedDataset open_index(const IndexLocation& where, const std::string& 
     out.path = where.index;
     out.format = ContainerFormat::Zip;
     out.parts_root =
-        parts_root_of(where.parts_dir.empty() ? fs::path(".") : where.parts_dir, base_path);
+        parts_root_of(where.parts_dir.empty() ? fs::path(".") : where.parts_dir, base_path, out);
     out.vsi_root = out.parts_root.substr(0, out.parts_root.size() - 1);
     return out;
 }
@@ -184,7 +185,7 @@ format::OpenedDataset open_remote_index(const io::Location& index, IndexLayout l
     out.format = ContainerFormat::Zip;
     // The parts lie beside the index: its location without the last component.
     std::string root = base_path.empty() ? index.vsi.substr(0, index.vsi.rfind('/')) : base_path;
-    out.parts_root = parts_root_of({}, root);
+    out.parts_root = parts_root_of({}, root, out);
     out.vsi_root = out.parts_root.substr(0, out.parts_root.size() - 1);
     return out;
 }

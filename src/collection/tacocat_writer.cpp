@@ -13,6 +13,8 @@
 #include "io/memfd.hpp"
 #include "io/staged_output.hpp"
 #include "metadata/result_table.hpp"
+#include "model/utf8.hpp"
+#include "paths/path_anchor.hpp"
 #include "query/dataset_context.hpp"
 #include "taco/errors.hpp"
 #include "taco/tacocat.hpp"
@@ -46,6 +48,11 @@ std::vector<OpenedPart> open_parts(const std::vector<fs::path>& paths,
         }
         OpenedPart p{path, k < given_names.size() ? given_names[k] : path.filename().string(),
                      format::open_zip_dataset(path)};
+        if (!model::is_valid_utf8(p.file)) {
+            throw IoError("part '" + path.string() +
+                          "': its file name is not UTF-8, and internal:source_file (a UTF-8 "
+                          "string column) names parts by file name; rename the part");
+        }
         if (!names.insert(p.file).second) {
             throw IoError("part file name '" + p.file +
                           "' appears twice; internal:source_file names parts by file name only");
@@ -121,7 +128,8 @@ void write_level(metadata::DuckSession& db, const std::vector<OpenedPart>& parts
     const bool v2 = std::none_of(first.begin(), first.end(), [](const ColumnType& c) {
         return c.type.arrow_name().find("int32") != std::string::npos;
     });
-    db.exec("COPY (SELECT " + select + " FROM (" + branches + ")) TO " + quote_literal(target) +
+    const paths::SqlPath to = paths::anchor_path(target);  // not UTF-8: /proc/self/fd/N/...
+    db.exec("COPY (SELECT " + select + " FROM (" + branches + ")) TO " + quote_literal(to.text) +
             " (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL 19, ROW_GROUP_SIZE 65536" +
             (v2 ? ", PARQUET_VERSION V2" : "") + ", USE_TMP_FILE false)");
 }

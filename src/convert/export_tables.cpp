@@ -3,6 +3,7 @@
 #include <atomic>
 
 #include "metadata/result_table.hpp"
+#include "paths/path_anchor.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::convert {
@@ -126,12 +127,14 @@ void ExportTables::write_meta(size_t d, size_t row, const std::string& path) {
     ctx_.db.exec("COPY (SELECT " + cols + " FROM " + children + " WHERE " +
                  quote_identifier("internal:parent_id") + " = " + std::to_string(row) +
                  " ORDER BY " + quote_identifier("internal:current_id") + ") TO " +
-                 quote_literal(path) + copy_options(kMetaOptions, v2_[d + 1]));
+                 quote_literal(paths::anchor_path(path).text) +
+                 copy_options(kMetaOptions, v2_[d + 1]));
 }
 
 void ExportTables::write_level(size_t d, const std::string& path) {
     ctx_.db.exec("COPY (SELECT * FROM " + staged_.at(d) + " ORDER BY " +
-                 quote_identifier("internal:current_id") + ") TO " + quote_literal(path) +
+                 quote_identifier("internal:current_id") + ") TO " +
+                 quote_literal(paths::anchor_path(path).text) +
                  copy_options(level_options_, v2_[d]));
 }
 

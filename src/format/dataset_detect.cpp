@@ -81,6 +81,13 @@ std::string resolved_path(const fs::path& path) {
     return s;
 }
 
+std::string sql_root(const fs::path& path,
+                     std::vector<std::shared_ptr<const paths::PathAnchor>>& anchors) {
+    paths::SqlPath root = paths::anchor_path(resolved_path(path));
+    if (root.anchor) anchors.push_back(std::move(root.anchor));
+    return std::move(root.text);
+}
+
 ContainerFormat detect_container(const fs::path& path) {
     std::string s = path.string();
     while (s.size() > 1 && s.back() == '/') s.pop_back();

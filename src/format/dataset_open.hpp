@@ -15,6 +15,7 @@
 #include "format/collection_schema.hpp"
 #include "io/byte_source.hpp"
 #include "io/location.hpp"
+#include "paths/path_anchor.hpp"
 #include "taco/writer.hpp"
 
 namespace taco::format {
@@ -48,6 +49,9 @@ struct OpenedDataset {
     /// bytes, with its level and internal:current_id; its children are the next level's rows
     /// whose internal:parent_id is that id (a nested tortilla holds no __meta__).
     std::unordered_map<uint64_t, std::pair<size_t, int64_t>> legacy_folders;
+    /// Descriptors standing for paths that are not UTF-8 (paths/path_anchor.hpp): vsi_root,
+    /// parts_root and level files may be /proc/self/fd/N spellings valid while these live.
+    std::vector<std::shared_ptr<const paths::PathAnchor>> anchors;
 };
 
 /// Zip or Folder for a loadable path. Throws FormatError for legacy v1 files (`.taco`,
@@ -77,5 +81,9 @@ OpenedDataset open_remote_dataset(const std::filesystem::path& path, bool valida
 
 /// `path` made absolute with symlinks resolved, as Python's Path.resolve() does.
 std::string resolved_path(const std::filesystem::path& path);
+/// resolved_path(path) spelt for DuckDB SQL and GDAL (paths::anchor_path): unchanged when it is
+/// UTF-8, else /proc/self/fd/N[/rest] of a descriptor added to `anchors`.
+std::string sql_root(const std::filesystem::path& path,
+                     std::vector<std::shared_ptr<const paths::PathAnchor>>& anchors);
 
 }  // namespace taco::format

@@ -26,7 +26,7 @@ OpenedDataset open_folder_dataset(const fs::path& path) {
     OpenedDataset out;
     out.path = path;
     out.format = ContainerFormat::Folder;
-    out.vsi_root = resolved_path(path);
+    out.vsi_root = sql_root(path, out.anchors);
     const std::string name = path.string();
     std::error_code ec;
 

@@ -54,7 +54,11 @@ void check_taco_header_crc(const uint8_t* head, const std::string& name) {
 }  // namespace
 
 OpenedDataset open_zip_dataset(const std::filesystem::path& path) {
-    return open_zip_source(path, io::open_local_source(path), resolved_path(path));
+    std::vector<std::shared_ptr<const paths::PathAnchor>> anchors;
+    std::string root = sql_root(path, anchors);
+    OpenedDataset out = open_zip_source(path, io::open_local_source(path), std::move(root));
+    out.anchors = std::move(anchors);
+    return out;
 }
 
 OpenedDataset open_zip_source(const std::filesystem::path& path,

@@ -24,11 +24,18 @@ std::string unsafe_relative_path(std::string_view rel) {
     }
 }
 
-bool resolves_inside(const fs::path& path, const std::string& root) {
+bool resolves_inside(const fs::path& path, const std::string& given_root) {
     std::error_code ec;
     fs::path real = fs::weakly_canonical(path, ec);
     if (ec) real = path.lexically_normal();
     const std::string s = real.string();
+    // A root whose path is not UTF-8 is spelt /proc/self/fd/N (paths/path_anchor.hpp); `real`
+    // comes out under the directory it stands for, so the root is compared resolved as well.
+    std::string root = given_root;
+    if (root.rfind("/proc/self/fd/", 0) == 0) {
+        const fs::path resolved = fs::weakly_canonical(root, ec);
+        if (!ec) root = resolved.string();
+    }
     return s.size() > root.size() && s.compare(0, root.size(), root) == 0 && s[root.size()] == '/';
 }
 

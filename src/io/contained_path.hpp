@@ -15,7 +15,8 @@ namespace taco::io {
 std::string unsafe_relative_path(std::string_view rel);
 
 /// True if `path`, with every symlink resolved, lies inside `root` (itself resolved, no trailing
-/// '/'). A path that does not exist yet counts by its lexical form.
+/// '/'; /proc/self/fd/N of an anchored directory is resolved too). A path that does not exist yet
+/// counts by its lexical form.
 bool resolves_inside(const std::filesystem::path& path, const std::string& root);
 
 }  // namespace taco::io

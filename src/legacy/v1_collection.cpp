@@ -9,6 +9,7 @@
 #include "format/collection_parse.hpp"
 #include "metadata/level_tables.hpp"
 #include "metadata/result_table.hpp"
+#include "paths/path_display.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::legacy {
@@ -205,9 +206,12 @@ std::string v2_collection_json(const V1Tables& tables, const std::string& name,
         doc[key] = v1.contains(key) && !v1[key].is_null() ? v1[key] : std::move(fallback);
     };
     take("id", id_from_name(name));
+    // COLLECTION.json is UTF-8: a file name that is not is recorded escaped (`\xff`).
+    const std::string file_name =
+        paths::escape_invalid_utf8(std::filesystem::path(name).filename().string());
     take("dataset_version", "unknown");
     take("description", "Migrated from the " + std::string(to_string(tables.header.kind)) +
-                            " file " + std::filesystem::path(name).filename().string() + ".");
+                            " file " + file_name + ".");
     take("licenses", OrderedJson::array());
     doc["providers"] =
         v1.contains("providers") ? v2_contacts(v1["providers"]) : OrderedJson::array();
@@ -231,7 +235,7 @@ std::string v2_collection_json(const V1Tables& tables, const std::string& name,
     }
     OrderedJson legacy = OrderedJson::object();
     legacy["format"] = to_string(tables.header.kind);
-    legacy["file"] = std::filesystem::path(name).filename().string();
+    legacy["file"] = file_name;
     if (!tables.collection_text.empty()) legacy["collection"] = v1;
     doc["legacy_v1"] = std::move(legacy);
     doc["taco:pit_schema"] = pit_schema(tables, db);

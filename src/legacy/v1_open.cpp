@@ -31,6 +31,7 @@ Dataset load_part(const std::string& path, const LoadOptions& options, uint64_t&
     const bool remote = io::is_remote(path);
     std::shared_ptr<io::ByteSource> source;
     std::string vsi_root;
+    std::vector<std::shared_ptr<const paths::PathAnchor>> anchors;
     if (remote) {
         // Samples are named as GDAL reads them (/vsisubfile/…,/vsicurl/https://…), as a
         // remote ZIP's are.
@@ -42,7 +43,7 @@ Dataset load_part(const std::string& path, const LoadOptions& options, uint64_t&
         if (!fs::is_regular_file(path, ec))
             throw IoError("cannot open '" + path + "': no such file");
         source = io::open_local_source(path);
-        vsi_root = format::resolved_path(path);
+        vsi_root = format::sql_root(path, anchors);
     }
     metadata::DuckSession db;
     legacy::V1Tables tables = legacy::read_v1_tables(db, *source, path);
@@ -51,6 +52,7 @@ Dataset load_part(const std::string& path, const LoadOptions& options, uint64_t&
     opened.path = path;
     opened.format = ContainerFormat::Zip;  // samples are byte ranges of one file, as in a ZIP
     opened.vsi_root = vsi_root;
+    opened.anchors = std::move(anchors);
     opened.archive = source;
     opened.collection = format::read_collection_document(
         legacy::v2_collection_json(tables, path, db), path + ": COLLECTION (mapped from v1)");

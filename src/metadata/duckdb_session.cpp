@@ -13,6 +13,7 @@
 
 #include "io/cancel.hpp"
 #include "io/trace.hpp"
+#include "paths/path_anchor.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::metadata {
@@ -454,7 +455,9 @@ void DuckSession::write_parquet(const std::vector<TableColumn>& columns, const s
     io::TraceScope t("duckdb: COPY to parquet");
     const bool v2 = std::none_of(columns.begin(), columns.end(),
                                  [](const TableColumn& c) { return has_int32(c.type); });
-    exec_with_stream("COPY (SELECT * FROM taco_stream()) TO " + quote_literal(path) +
+    // A target whose path is not UTF-8 is written through /proc/self/fd/N of its directory.
+    const paths::SqlPath target = paths::anchor_path(path);
+    exec_with_stream("COPY (SELECT * FROM taco_stream()) TO " + quote_literal(target.text) +
                          " (FORMAT parquet, " + parquet_codec_clause(options) +
                          ", ROW_GROUP_SIZE " + std::to_string(options.row_group_size) +
                          (v2 ? ", PARQUET_VERSION V2" : "") + ", USE_TMP_FILE false)",

@@ -179,7 +179,9 @@ StagedLevels stage_levels(const format::OpenedDataset& opened) {
             out.files.push_back(mem->proc_path());
             out.bytes.push_back(std::move(mem));
         } else {
-            out.files.push_back(level.file.string());
+            paths::SqlPath file = paths::anchor_path(level.file);
+            out.files.push_back(std::move(file.text));
+            if (file.anchor) out.anchors.push_back(std::move(file.anchor));
         }
     }
     // A remote archive kept the metadata it fetched in one request; the copies above hold it now.
@@ -193,6 +195,7 @@ std::shared_ptr<DatasetContext> make_context(format::OpenedDataset opened, Stage
     ctx->source = std::move(opened);
     ctx->level_bytes = std::move(levels.bytes);
     ctx->level_files = std::move(levels.files);
+    for (auto& anchor : levels.anchors) ctx->source.anchors.push_back(std::move(anchor));
     const format::OpenedDataset& src = ctx->source;
     metadata::DuckSession& db = ctx->db;
     std::lock_guard lock(ctx->db_mutex);

@@ -123,6 +123,8 @@ void configure_reader_session(metadata::DuckSession& db);
 struct StagedLevels {
     std::vector<std::unique_ptr<io::MemFd>> bytes;  // ZIP: the levels copied out of the archive
     std::vector<std::string> files;                 // a file, or /proc/self/fd/N of `bytes`
+    /// Level files whose path is not UTF-8 are read through these (paths/path_anchor.hpp).
+    std::vector<std::shared_ptr<const paths::PathAnchor>> anchors;
 };
 StagedLevels stage_levels(const format::OpenedDataset& opened);
 

@@ -1,6 +1,7 @@
 #include "query/error_text.hpp"
 
 #include "model/shorten.hpp"
+#include "paths/path_display.hpp"
 
 namespace taco::query {
 namespace {
@@ -34,6 +35,8 @@ void name_level_files(const DatasetContext& ctx, std::string& text, bool& hit) {
 std::string name_internal_paths(const DatasetContext& ctx, std::string text, bool* replaced) {
     bool hit = false;
     name_level_files(ctx, text, hit);
+    // A path that is not UTF-8 is read through /proc/self/fd/N too: named as the user gave it.
+    text = paths::name_anchored_paths(text);
     // Any other descriptor path (a __meta__ copied into memory) is ours too.
     const std::string fd_prefix = "/proc/self/fd/";
     for (size_t at = text.find(fd_prefix); at != std::string::npos; at = text.find(fd_prefix, at)) {

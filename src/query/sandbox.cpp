@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include "model/utf8.hpp"
+
 namespace fs = std::filesystem;
 
 namespace taco::query {
@@ -25,6 +27,9 @@ void apply_load_options(DatasetContext& ctx, const LoadOptions& options) {
     // resolved), and for a ZIP the in-memory copies of its tables (/proc/self/fd/N).
     std::string dirs;
     auto add = [&](const std::string& dir) {
+        // A directory whose path is not UTF-8 cannot be a SQL literal; it is read through its
+        // anchor, /proc/self/fd/N (paths/path_anchor.hpp), which the first entry allows.
+        if (!model::is_valid_utf8(dir)) return;
         dirs += (dirs.empty() ? "" : ", ") + directory_literal(dir);
     };
     add("/proc/self/fd");

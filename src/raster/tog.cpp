@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/staged_output.hpp"
+#include "paths/path_display.hpp"
 #include "taco/errors.hpp"
 
 namespace taco {
@@ -56,7 +57,9 @@ std::string image_info(GDALDatasetH ds, const std::string& input) {
         throw IoError("GDAL cannot compute the statistics of " + input + ": " + gdal_error());
     std::string out(text);
     CPLFree(text);
-    return out;
+    // gdalinfo names the file in its JSON ("description", "files"): a path that is not UTF-8
+    // would make IMAGE_INFO invalid JSON, so such bytes are written `\\xff` inside the strings.
+    return paths::escape_invalid_utf8(out, "\\\\x");
 }
 
 }  // namespace

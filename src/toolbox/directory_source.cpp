@@ -23,6 +23,8 @@
 #include "log/messages.hpp"
 #include "metadata/duckdb_session.hpp"
 #include "metadata/result_table.hpp"
+#include "model/utf8.hpp"
+#include "paths/path_anchor.hpp"
 #include "taco/errors.hpp"
 
 namespace fs = std::filesystem;
@@ -122,6 +124,15 @@ std::vector<Node> scan(const std::string& dir, const std::string& rel_prefix, Sc
         const dirent* entry = ::readdir(handle.get());
         if (entry == nullptr) break;
         if (entry->d_name[0] == '.') continue;  // hidden, and the . and .. entries
+        if (!model::is_valid_utf8(entry->d_name)) {
+            // A file name becomes the sample id, a UTF-8 string in Parquet and in the ZIP: no
+            // mapping would round-trip to the original bytes, so the tree is refused before
+            // anything is written, naming the file (escaped in the message, USER-GUIDE §8).
+            throw SchemaError(join(dir, entry->d_name) +
+                              ": invalid sample id: the file name is not UTF-8, and sample ids "
+                              "(file names) must be UTF-8 text; rename it (for example with "
+                              "convmv) or leave it out of --from");
+        }
         Node n;
         n.id = entry->d_name;
         n.rel = rel_prefix + n.id;
@@ -307,13 +318,24 @@ Table read_table(format::PendingSession& session, const fs::path& file, const st
         // DuckDB guesses from the text, a DATE column becomes a timestamp (midnight UTC): a date
         // there is an acquisition day, and TACO's time type is timestamp[us]. A Parquet file
         // declares its types, and a date32 column stays a date.
-        const std::string source = metadata::quote_literal(file.string());
+        // A table whose path is not UTF-8 is read through /proc/self/fd/N (path_anchor.hpp).
+        const paths::SqlPath table = paths::anchor_path(file);
+        const std::string source = metadata::quote_literal(table.text);
         check_column_names(db, file, source);
         std::string extension = file.extension().string();
         for (char& ch : extension)
             ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        // DuckDB picks the reader from the name's extension; a file whose own name is not UTF-8
+        // is spelt /proc/self/fd/N, without one, so the reader is named from the real name.
+        std::string scan = source;
+        if (table.anchor && fs::path(table.text).extension().empty()) {
+            if (extension == ".parquet") scan = "read_parquet(" + source + ")";
+            if (extension == ".csv" || extension == ".tsv") scan = "read_csv_auto(" + source + ")";
+            if (extension == ".json" || extension == ".ndjson" || extension == ".jsonl")
+                scan = "read_json_auto(" + source + ")";
+        }
         auto dates = metadata::ResultTable::fetch(
-            db, "SELECT column_name FROM (DESCRIBE SELECT * FROM " + source +
+            db, "SELECT column_name FROM (DESCRIBE SELECT * FROM " + scan +
                     ") WHERE column_type = 'DATE'" + (extension == ".parquet" ? " AND false" : ""));
         std::string replace;
         for (size_t r = 0; r < dates->rows(); ++r) {
@@ -322,8 +344,8 @@ Table read_table(format::PendingSession& session, const fs::path& file, const st
             replace += "CAST(" + col + " AS TIMESTAMP) AS " + col;
         }
         result = metadata::ResultTable::fetch(
-            db, replace.empty() ? "SELECT * FROM " + source
-                                : "SELECT * REPLACE (" + replace + ") FROM " + source);
+            db, replace.empty() ? "SELECT * FROM " + scan
+                                : "SELECT * REPLACE (" + replace + ") FROM " + scan);
     } catch (const QueryError& e) {
         throw IoError("cannot read metadata table " + file.string() + ": " + e.what());
     }

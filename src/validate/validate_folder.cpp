@@ -8,6 +8,7 @@
 #include "validate/validate_tables.hpp"
 #include "io/contained_path.hpp"
 #include "io/file.hpp"
+#include "paths/path_anchor.hpp"
 #include "taco/errors.hpp"
 
 namespace fs = std::filesystem;
@@ -97,6 +98,10 @@ void validate_folder(const fs::path& path, FindingSink& sink, metadata::DuckSess
         sink.error("collection.missing", "COLLECTION.json", "the dataset has no COLLECTION.json");
     }
 
+    // DuckDB reads the tables through this spelling of `path` (/proc/self/fd/N when it is not
+    // UTF-8, paths/path_anchor.hpp); findings name them relative to the dataset.
+    const paths::SqlPath sql_dir = paths::anchor_path(path);
+    const fs::path sql_base(sql_dir.text);
     TableChecks t{sink, db, ContainerFormat::Folder, {}};
     const fs::path metadata = path / "METADATA";
     for (size_t i = 0;; ++i) {
@@ -110,7 +115,7 @@ void validate_folder(const fs::path& path, FindingSink& sink, metadata::DuckSess
         }
         LevelRows L;
         L.name = "METADATA/level" + std::to_string(i) + ".parquet";
-        L.parquet = file.string();
+        L.parquet = (sql_base / "METADATA" / file.filename()).string();
         const bool ok = load_level(t, L, i);
         t.levels.push_back(std::move(L));
         if (!ok) break;
@@ -137,7 +142,8 @@ void validate_folder(const fs::path& path, FindingSink& sink, metadata::DuckSess
         for (size_t r = 0; r < L.size_rows(); ++r) {
             const fs::path meta = data / L.paths[r] / "__meta__";
             if (L.is_folder(r) && fs::is_regular_file(meta, ec)) {
-                metas.push_back({d, r, "DATA/" + L.paths[r] + "/__meta__", meta.string()});
+                metas.push_back({d, r, "DATA/" + L.paths[r] + "/__meta__",
+                                 (sql_base / "DATA" / L.paths[r] / "__meta__").string()});
             }
         }
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "model/shorten.hpp"
+#include "paths/path_display.hpp"
 
 namespace taco {
 
@@ -32,6 +33,9 @@ namespace {
 // Findings quote DuckDB and values from the file: never the descriptor a table is read through,
 // never more than a screenful.
 std::string fit_for_report(std::string message) {
+    // A dataset whose path is not UTF-8 is read through /proc/self/fd/N too: named as given,
+    // escaped (paths/path_display.hpp); the other descriptors are in-memory tables.
+    message = paths::display_text(message);
     const std::string fd_prefix = "/proc/self/fd/";
     for (size_t at = message.find(fd_prefix); at != std::string::npos;
          at = message.find(fd_prefix, at)) {

@@ -220,5 +220,10 @@ def test_read_arrays_negative_threads_and_unknown_keywords(tmp_path):
         _core.read_arrays(["/nonexistent.tif"], threads=-1)
     with pytest.raises(TypeError, match=r"load\(\) got an unexpected keyword argument 'sandboxx'"):
         _core.load(str(tmp_path), sandboxx=True)
-    with pytest.raises(ValueError, match="surrogate escapes"):
+    # A path argument takes surrogate escapes (os.fsdecode of a path that is not UTF-8, issue 18
+    # item 8): the file is looked for and the message names it escaped.
+    with pytest.raises(_core.TacoIOError, match=r"/tmp/\\xff\.tacozip"):
         _core.validate("/tmp/\udcff.tacozip")
+    # Text that is not a path still refuses them, in Python's words.
+    with pytest.raises(ValueError, match="surrogate escapes"):
+        _core.set_remote_options("https://example.com/\udcff", {})

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "output.hpp"
 #include "taco/errors.hpp"
 #include "taco/tog.hpp"
 
@@ -33,7 +34,7 @@ int run_cog(const CogArgs& a) {
                 std::cout << (i ? "; " : " (") << c.problems[i];
             std::cout << (c.problems.empty() ? "" : ")") << "\n";
         }
-        if (a.json) std::cout << out.dump() << "\n";
+        if (a.json) print_json(std::cout, out);
         return all ? kExitOk : kExitInvalid;
     }
     if (a.paths.size() != 2) throw IoError("taco cog takes IN OUT (or --check FILE...)");

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "output.hpp"
 #include "create_on_dask.hpp"
 #include "ext/stac_from_raster.hpp"
 #include "create_stats.hpp"
@@ -207,7 +208,7 @@ int run_create(const CreateArgs& a) {
             for (const auto& p : r.parts) j["parts"].push_back(p.string());
             if (!r.index.empty()) j["index"] = r.index.string();
         }
-        std::cout << j.dump() << "\n";
+        print_json(std::cout, j);
     } else if (!a.quiet) {
         std::cout << "created " << r.path.string() << " (" << to_string(r.format) << ", "
                   << human_bytes(r.bytes) << ", " << r.files << " files, " << r.level_rows.size()

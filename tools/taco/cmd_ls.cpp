@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "output.hpp"
+#include "paths/path_display.hpp"
 #include "rowpath.hpp"
 #include "taco/dataset.hpp"
 
@@ -60,7 +61,9 @@ int run_ls(const LsArgs& a) {
             j["id"] = e.id;
             j["type"] = e.type;
             j["size"] = e.size ? Json(*e.size) : Json(nullptr);
-            j["path"] = e.vsi;
+            // A dataset whose path is not UTF-8 is read through /proc/self/fd/N of this process:
+            // the listing names the real path instead, escaped (USER-GUIDE §8).
+            j["path"] = paths::display_text(e.vsi);
             arr.push_back(std::move(j));
         }
         print_json(std::cout, arr);

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "output.hpp"
 #include "progress.hpp"
 
 namespace taco::cli {
@@ -52,7 +53,7 @@ int write_dataset_output(const DatasetOutputArgs& a,
         j["export_seconds"] = r.seconds;             // the writing itself, without loading
         j["copy_seconds"] = r.copy_seconds;          // of which copying sample bytes
         j["copy_cpu_seconds"] = r.copy_cpu_seconds;  // CPU time of that copy
-        std::cout << j.dump() << "\n";
+        print_json(std::cout, j);
     } else if (!a.quiet) {
         std::cout << summary(r) << " in " << seconds << " s\n";
     }

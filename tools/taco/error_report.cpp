@@ -4,6 +4,8 @@
 
 #include <iostream>
 
+#include "paths/path_display.hpp"
+
 namespace taco::cli {
 namespace {
 
@@ -21,7 +23,10 @@ bool json_errors() {
     return g_json;
 }
 
-void report_warning(std::string_view source, std::string_view message) {
+void report_warning(std::string_view source, std::string_view raw_message) {
+    // Messages quote paths and file contents, which need not be UTF-8: shown escaped (`\xff`)
+    // and with descriptor paths named as the user gave them (paths/path_display.hpp).
+    const std::string message = paths::display_text(raw_message);
     if (!g_json) {
         std::cerr << "taco: warning: " << source << ": " << message << "\n";
         return;
@@ -30,7 +35,8 @@ void report_warning(std::string_view source, std::string_view message) {
     std::cerr << j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
 }
 
-int report_error(const std::string& message, const std::string& kind, int exit_code) {
+int report_error(const std::string& raw_message, const std::string& kind, int exit_code) {
+    const std::string message = paths::display_text(raw_message);
     if (!g_json) {
         std::cerr << "taco: error: " << message << "\n";
         return exit_code;
@@ -38,10 +44,10 @@ int report_error(const std::string& message, const std::string& kind, int exit_c
     nlohmann::ordered_json j = {
         {"error", message},
         {"kind", kind},
-        {"path", g_path.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(g_path)},
+        {"path", g_path.empty() ? nlohmann::ordered_json(nullptr)
+                                : nlohmann::ordered_json(paths::display_text(g_path))},
         {"exit_code", exit_code}};
-    // Messages quote user input, which may not be UTF-8 (paths are bytes): replaced, never a
-    // failure to report the failure.
+    // display_text() made the message UTF-8; `replace` stays as a last line of defence.
     std::cerr << j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
     return exit_code;
 }

@@ -10,6 +10,7 @@
 #include "error_report.hpp"
 #include "io/cancel.hpp"
 #include "model/time_format.hpp"
+#include "paths/path_display.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::cli {
@@ -252,8 +253,36 @@ void print_table(std::ostream& out, const DataFrame& df, size_t max_cell) {
     out << "(" << df.rows() << " row" << (df.rows() == 1 ? "" : "s") << ")\n";
 }
 
+namespace {
+
+// `j` with every string and key made UTF-8 the way messages are (`\xff` for a byte that is not
+// UTF-8): a path that is not UTF-8 stays recognisable instead of becoming U+FFFD.
+Json escaped_strings(const Json& j) {
+    if (j.is_string()) return paths::escape_invalid_utf8(j.get_ref<const std::string&>());
+    if (j.is_array()) {
+        Json out = Json::array();
+        for (const Json& item : j) out.push_back(escaped_strings(item));
+        return out;
+    }
+    if (j.is_object()) {
+        Json out = Json::object();
+        for (const auto& [key, item] : j.items())
+            out[paths::escape_invalid_utf8(key)] = escaped_strings(item);
+        return out;
+    }
+    return j;
+}
+
+}  // namespace
+
 void print_json(std::ostream& out, const Json& j) {
-    out << j.dump(-1, ' ', false, Json::error_handler_t::replace) << "\n";
+    std::string text;
+    try {
+        text = j.dump();  // strict: throws on a string that is not UTF-8 (a path is bytes)
+    } catch (const nlohmann::json::type_error&) {
+        text = escaped_strings(j).dump(-1, ' ', false, Json::error_handler_t::replace);
+    }
+    out << text << "\n";
 }
 
 int run_read_command(const std::function<int()>& body) {
