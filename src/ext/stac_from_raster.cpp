@@ -80,14 +80,19 @@ std::vector<Field> stac_from_raster(const Sample& sample) {
     const OGRSpatialReference* srs = ds->GetSpatialRef();
     if (ds->GetRasterCount() < 1 || ds->GetGeoTransform(gt) != CE_None || !srs || srs->IsEmpty())
         return nulls(sample);
-    Stac stac;
-    stac.crs = crs_text(*srs);
-    stac.tensor_shape = {ds->GetRasterCount(), ds->GetRasterYSize(), ds->GetRasterXSize()};
-    stac.geotransform.assign(gt, gt + 6);
-    stac.time_start = time_field(sample, "stac:time_start");
-    stac.time_end = time_field(sample, "stac:time_end");
-    stac.time_middle = time_field(sample, "stac:time_middle");
-    return fields(stac, sample.id());
+    try {
+        Stac stac;
+        stac.crs = crs_text(*srs);
+        stac.tensor_shape = {ds->GetRasterCount(), ds->GetRasterYSize(), ds->GetRasterXSize()};
+        stac.geotransform.assign(gt, gt + 6);
+        stac.time_start = time_field(sample, "stac:time_start");
+        stac.time_end = time_field(sample, "stac:time_end");
+        stac.time_middle = time_field(sample, "stac:time_middle");
+        return fields(stac, sample.id());
+    } catch (const SchemaError& e) {
+        // Ids repeat across folders (every scene has its image.tif): the path says which one.
+        throw SchemaError(std::string(e.what()) + " (file " + sample.path().string() + ")");
+    }
 }
 
 }  // namespace taco::ext

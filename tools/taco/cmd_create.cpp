@@ -9,8 +9,8 @@
 
 #include "commands.hpp"
 #include "create_on_dask.hpp"
-#include "ext/stac_from_raster.hpp"
 #include "create_stats.hpp"
+#include "ext/stac_from_raster.hpp"
 #include "format/collection_parse.hpp"
 #include "format/create_session.hpp"
 #include "io/file.hpp"
@@ -32,7 +32,8 @@ struct CreateArgs {
     bool stac = false;      // stac:* columns from each GeoTIFF's georeferencing
     std::string scheduler;  // with workers: the create runs on Dask (create_on_dask.hpp)
     int workers = 0;
-    StatsArgs stats;  // --stats* (create_stats.hpp)
+    unsigned threads = 0;  // --threads: for --stac and (unless --stats-threads) --stats
+    StatsArgs stats;       // --stats* (create_stats.hpp)
 };
 
 // The arguments tacocore._dask_cli takes: taco create's own, as given.
@@ -159,10 +160,17 @@ int run_create(const CreateArgs& a) {
     if (!a.metadata.empty()) dopts.metadata_table = a.metadata;
     dopts.key_column = a.key;
     if (a.pad_to) dopts.pad_to = a.pad_to;
-    if (a.stac) dopts.derive_fields = ext::stac_from_raster;
+    if (a.stac) {
+        dopts.derive_fields = ext::stac_from_raster;
+        dopts.derive_threads = a.threads;
+    }
     Tortilla tree = toolbox::tortilla_from_directory(a.from, dopts, *db);
     std::vector<std::string> stats_skipped;
-    if (a.stats.wanted()) tree = apply_stats(tree, a.stats, !a.quiet && !a.json, stats_skipped);
+    if (a.stats.wanted()) {
+        StatsArgs stats = a.stats;
+        if (stats.threads == 0) stats.threads = a.threads;
+        tree = apply_stats(tree, stats, !a.quiet && !a.json, stats_skipped);
+    }
     for (const std::string& s : stats_skipped)
         std::cerr << "warning: geotiff:stats skipped " << s << "\n";
     Taco taco(std::move(tree), collection_from_args(a));
@@ -286,6 +294,10 @@ Command make_create_command() {
             "Add the stac:* columns (crs, tensor_shape, geotransform, centroid) from each "
             "raster's own georeferencing (GDAL); other files get nulls. Times: "
             "stac:time_start/time_end/time_middle columns of --metadata");
+        sub->add_option("--threads", args->threads,
+                        "Threads that open rasters for --stac and --stats (0 = one per core; "
+                        "--stats-threads overrides it for --stats). The output is the same "
+                        "bytes for any number");
         sub->add_flag("--json", args->json, "Print a JSON summary instead of text");
         sub->add_flag("-q,--quiet", args->quiet, "Print nothing on success");
         sub->add_flag("--follow-symlinks", args->follow_symlinks,
