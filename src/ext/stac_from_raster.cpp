@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "ext/crs.hpp"
+#include "raster/decode.hpp"
 #include "taco/errors.hpp"
 #include "taco/extensions.hpp"
 
@@ -70,7 +71,9 @@ std::vector<Field> nulls(const Sample& s) {
 
 std::vector<Field> stac_from_raster(const Sample& sample) {
     if (!sample.is_file() || sample.path().empty()) return nulls(sample);
-    GDALAllRegister();
+    // Once per process, never racing: --stac calls this from several threads (a concurrent
+    // first GDALAllRegister() leaks a driver object, which LeakSanitizer caught under load).
+    raster::register_drivers();
     CPLPushErrorHandler(CPLQuietErrorHandler);
     std::unique_ptr<GDALDataset, DatasetCloser> ds(GDALDataset::FromHandle(GDALOpenEx(
         sample.path().c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY, nullptr, nullptr, nullptr)));
