@@ -94,4 +94,84 @@ struct LonLatBounds {
 };
 std::optional<LonLatBounds> geometry_bounds_4326(const std::string& crs, std::string_view wkb);
 
+// ---------------------------------------------------------------------------------------------
+// TACO-level extensions (tacotoolbox's TacoExtension): keys of COLLECTION.json. Each is a plain
+// struct; `collection_fields(...)` validates it and returns its keys, in tacotoolbox's order, as
+// (key, JSON text) pairs as CollectionInfo::extensions holds them; `extend(info, ...)` adds them.
+
+/// One band of OpticalData; every field but the name is optional (JSON null when absent).
+struct SpectralBand {
+    std::string name;
+    std::optional<int64_t> index;
+    std::optional<std::string> common_name, description, unit;
+    std::optional<double> center_wavelength, full_width_half_max;  // nanometres
+};
+
+/// `optical:sensor`, `optical:bands`, `optical:num_bands`.
+struct OpticalData {
+    std::string sensor;
+    std::vector<SpectralBand> bands;
+};
+
+/// OpticalData from tacotoolbox's band tables: "sentinel2msi" (every band) or
+/// "landsat8oli[B02,B03,B04]" (these bands, in this order); spaces are ignored. SchemaError for
+/// an unknown sensor (listing the known ones) or band (listing the sensor's).
+OpticalData optical_data(std::string_view sensor);
+/// The sensors optical_data() knows, in tacotoolbox's order.
+const std::vector<std::string>& supported_sensors();
+/// The band tables as JSON, {"_source": ..., "sensors": {sensor: {band: {...}}}}: the one copy,
+/// src/ext/sensor_bands.json (tacotoolbox 0.26.9), compiled into the library.
+std::string_view sensor_bands_json();
+
+/// One class of Labels; `category` is stored as text, as tacotoolbox stores it.
+struct LabelClass {
+    std::string name;
+    std::string category;
+    std::optional<std::string> description;
+};
+/// `labels:classes`, `labels:description`, `labels:num_classes`. Names and categories unique.
+struct Labels {
+    std::vector<LabelClass> classes;
+    std::optional<std::string> description;
+};
+
+struct Publication {
+    std::string doi, citation;
+    std::optional<std::string> summary;
+};
+/// `publications`: a list of {doi, citation, summary}.
+struct Publications {
+    std::vector<Publication> publications;
+};
+
+/// `split:strategy`: random, stratified, manual, other, none or unknown.
+struct SplitStrategy {
+    std::string strategy;
+};
+
+using CollectionFields = std::vector<std::pair<std::string, std::string>>;
+
+/// The COLLECTION.json keys of each extension. SchemaError naming the extension and the field
+/// (an empty name or DOI, repeated class names or categories, an unknown strategy, ...).
+CollectionFields collection_fields(const OpticalData& optical);
+CollectionFields collection_fields(const Labels& labels);
+CollectionFields collection_fields(const Publications& publications);
+CollectionFields collection_fields(const SplitStrategy& strategy);
+
+/// An extension from tacotoolbox's constructor arguments as a JSON object (what its
+/// model_dump() gives, and what `taco create --collection-extension` reads):
+///   "OpticalData"   {"sensor": "sentinel2msi[B02,B03]"} or {"sensor": ..., "bands": [{...}]}
+///   "Labels"        {"label_classes": [{"name", "category", "description"}],
+///                    "label_description": ...}
+///   "Publications"  {"publications": [{"doi", "citation", "summary"}]}
+///   "SplitStrategy" {"strategy": "random"}
+/// Returns its keys. SchemaError naming `where`, the extension and the field for anything else.
+CollectionFields collection_fields_from_json(std::string_view extension, std::string_view json,
+                                             std::string_view where = "");
+
+/// Adds `fields` to the extension keys of a collection: a key already there is replaced in place,
+/// a new one appended.
+void add_collection_fields(std::vector<std::pair<std::string, std::string>>& extensions,
+                           const CollectionFields& fields);
+
 }  // namespace taco::ext

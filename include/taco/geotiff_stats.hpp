@@ -22,6 +22,11 @@
 namespace taco {
 
 inline constexpr const char* kGeotiffStatsColumn = "geotiff:stats";
+/// Written beside `geotiff:stats` whenever tacocore computes it: per band, the number of valid
+/// (not nodata, not NaN, not masked) pixels, list<int64>. The reader weights stats_mean/std/
+/// percentiles by it (the spec's "weighted by valid pixels"); the reference neither writes nor
+/// needs it (docs/USER-GUIDE.md "Computing geotiff:stats").
+inline constexpr const char* kGeotiffStatsValidCountColumn = "geotiff:stats_valid_count";
 
 struct GeotiffStatsOptions {
     /// false: the 9 continuous values per band; true: class probabilities (needs class_values).
@@ -45,9 +50,20 @@ struct GeotiffStatsOptions {
 /// cannot open it, SchemaError for bad options or (categorical) a band with no pixel in any class.
 Value geotiff_stats(const Sample& sample, const GeotiffStatsOptions& options = {});
 
+/// The `geotiff:stats` value and, beside it, the valid-pixel count of every band (list<int64>;
+/// a typed null for a FOLDER sample). Same errors as geotiff_stats().
+struct GeotiffStatsValues {
+    Value stats;
+    Value valid_count;
+};
+GeotiffStatsValues geotiff_stats_with_count(const Sample& sample,
+                                            const GeotiffStatsOptions& options = {});
+
 struct GeotiffStatsResult {
     /// One per sample given, in order.
     std::vector<Value> values;
+    /// The `geotiff:stats_valid_count` of each sample, in the same order.
+    std::vector<Value> valid_counts;
     /// "sample 'id': why" for every sample skipped under skip_unreadable.
     std::vector<std::string> skipped;
 };
@@ -57,10 +73,10 @@ struct GeotiffStatsResult {
 GeotiffStatsResult geotiff_stats_many(const std::vector<const Sample*>& samples,
                                       const GeotiffStatsOptions& options = {});
 
-/// A copy of `tortilla` in which every FILE sample, at every level, carries `geotiff:stats`
-/// (replacing any it had); in a tortilla that has FILE samples its FOLDER samples get a typed
-/// null so the level keeps one schema; padding is kept. Skipped samples are appended to
-/// `skipped` when it is given.
+/// A copy of `tortilla` in which every FILE sample, at every level, carries `geotiff:stats` and
+/// `geotiff:stats_valid_count` (replacing any it had); in a tortilla that has FILE samples its
+/// FOLDER samples get a typed null so the level keeps one schema; padding is kept. Skipped samples
+/// are appended to `skipped` when it is given.
 Tortilla with_geotiff_stats(const Tortilla& tortilla, const GeotiffStatsOptions& options = {},
                             std::vector<std::string>* skipped = nullptr);
 

@@ -28,7 +28,7 @@ inline constexpr size_t kContinuousStats = 9;  // min, max, mean, std, valid%, p
 /// One row of `geotiff:stats` for pooling: its values for one band and its weight.
 struct StatsRow {
     const std::vector<double>* values;  // kContinuousStats values
-    double weight;                      // pixels (H x W x valid%/100)
+    double weight;  // valid pixels (geotiff:stats_valid_count, else H x W x valid%/100)
 };
 
 /// The q-quantile (0 < q < 1) of the mixture of the rows' distributions, each taken as linear

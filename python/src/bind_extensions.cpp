@@ -1,9 +1,11 @@
-// The writing extensions (taco::ext: STAC, ISTAC, Scaling, Split) for tacocore._core. The
+// The writing extensions (taco::ext: STAC, ISTAC, Scaling, Split; OpticalData, Labels,
+// Publications, SplitStrategy) for tacocore._core. The
 // Python classes with tacotoolbox's names and arguments live in tacocore/_extensions.py; here
 // each returns the typed columns as an ExtensionFields, applied to a sample as they are (typed
 // nulls included, which a Python None cannot carry).
 #include <nanobind/stl/array.h>
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -139,6 +141,23 @@ void bind_extensions(nb::module_& m) {
         },
         "sample_id"_a, "names"_a, "arrow_types"_a, "values"_a,
         "Columns from one Arrow row: a None becomes a null of the column's type.");
+
+    // TACO-level extensions: the keys are made and checked in C++ (src/ext/taco_extensions.cpp)
+    // and the band tables read from the library's one copy; Python only shapes the arguments.
+    m.def(
+        "taco_extension_fields",
+        [](const std::string& extension, const std::string& arguments_json) {
+            return ext::collection_fields_from_json(extension, arguments_json);
+        },
+        "extension"_a, "arguments_json"_a,
+        "[(key, JSON text)] of a TACO-level extension (OpticalData, Labels, Publications, "
+        "SplitStrategy) from tacotoolbox's constructor arguments as a JSON object.");
+    m.def(
+        "sensor_bands_json", [] { return std::string(ext::sensor_bands_json()); },
+        "tacotoolbox's sensor band tables as JSON (the copy compiled into the library).");
+    m.def(
+        "supported_sensors", [] { return ext::supported_sensors(); },
+        "The sensors OpticalData knows, in tacotoolbox's order.");
 }
 
 }  // namespace taco::py

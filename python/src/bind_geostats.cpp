@@ -39,6 +39,18 @@ void bind_geostats(nb::module_& m) {
         "sample"_a, "categorical"_a = false, "class_values"_a = std::vector<long long>{},
         "geotiff:stats of one FILE sample: [[float] per band] or None (no valid pixel).");
     m.def(
+        "geotiff_stats_with_count",
+        [](const Sample& s, bool categorical, const std::vector<long long>& class_values) {
+            GeotiffStatsValues v;
+            {
+                nb::gil_scoped_release release;
+                v = geotiff_stats_with_count(s, options(categorical, class_values, 1, false));
+            }
+            return std::make_pair(from_value(v.stats), from_value(v.valid_count));
+        },
+        "sample"_a, "categorical"_a = false, "class_values"_a = std::vector<long long>{},
+        "(geotiff:stats, geotiff:stats_valid_count) of one FILE sample.");
+    m.def(
         "set_geotiff_stats",
         [](nb::list samples, bool categorical, const std::vector<long long>& class_values,
            unsigned threads, bool skip_unreadable) {
@@ -50,8 +62,11 @@ void bind_geostats(nb::module_& m) {
                 nb::gil_scoped_release release;
                 r = geotiff_stats_many(
                     view, options(categorical, class_values, threads, skip_unreadable));
-                for (size_t i = 0; i < natives.size(); ++i)
-                    if (natives[i]->is_file()) natives[i]->set(kGeotiffStatsColumn, r.values[i]);
+                for (size_t i = 0; i < natives.size(); ++i) {
+                    if (!natives[i]->is_file()) continue;
+                    natives[i]->set(kGeotiffStatsColumn, r.values[i]);
+                    natives[i]->set(kGeotiffStatsValidCountColumn, r.valid_counts[i]);
+                }
             }
             return r.skipped;
         },

@@ -4,7 +4,8 @@ Sample level (``sample.extend_with(...)``): ``STAC``, ``ISTAC``, ``Scaling``, ``
 columns are made and checked in C++ (``taco::ext``): centroids in EPSG:4326 with PROJ through
 GDAL's OSR, antimeridian-aware. TACO level (``taco.extend_with(...)``): ``OpticalData`` (with
 tacotoolbox's sensor band tables), ``Labels``, ``Publications``, ``SplitStrategy`` — keys of
-COLLECTION.json exactly as tacotoolbox writes them.
+COLLECTION.json exactly as tacotoolbox writes them, made and checked in C++
+(``taco::ext::collection_fields``; the band tables are the library's one copy).
 
 Differences from tacotoolbox (USER-GUIDE "Writing space/time extensions"):
 
@@ -21,7 +22,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-from importlib import resources
 from typing import Any, Optional, Sequence, Union
 
 from . import _core
@@ -362,18 +362,22 @@ class TacoExtension:
 
 
 def _band_tables() -> dict:
-    data = resources.files("tacocore").joinpath("data/sensor_bands.json").read_text(encoding="utf-8")
-    return json.loads(data)["sensors"]
+    # The one copy of tacotoolbox's tables, compiled into the native library (src/ext/sensor_bands.json).
+    return json.loads(_core.sensor_bands_json())["sensors"]
 
 
-SUPPORTED_SENSORS = ["landsat1mss", "landsat2mss", "landsat3mss", "landsat4mss", "landsat5mss", "landsat4tm",
-                     "landsat5tm", "landsat7etm", "landsat8oli", "landsat9oli", "sentinel2msi", "eo1ali", "aster",
-                     "modis"]
+def _native_keys(extension: str, arguments: dict) -> dict:
+    """The COLLECTION.json keys of a TACO-level extension, made and checked in C++
+    (taco::ext::collection_fields_from_json): Python only shapes the arguments."""
+    return {k: json.loads(v) for k, v in _core.taco_extension_fields(extension, json.dumps(arguments))}
+
+
+SUPPORTED_SENSORS = list(_core.supported_sensors())
 
 
 def get_sensor_bands(sensor: str, bands: Union[str, Sequence[str]] = "all") -> dict:
     """{band name: {index, common_name, description, center_wavelength, full_width_half_max}}
-    for a supported sensor (tacotoolbox's tables, tacocore/data/sensor_bands.json), all bands or
+    for a supported sensor (tacotoolbox's tables, src/ext/sensor_bands.json in the native library), all bands or
     the given ones in the given order. TacoSchemaError for an unknown sensor or band."""
     tables = _band_tables()
     table = tables.get(sensor.lower())
@@ -426,26 +430,19 @@ class OpticalData(TacoExtension):
     }
 
     def __init__(self, sensor: Optional[str] = None, bands: Optional[Sequence[Any]] = None) -> None:
-        if bands is None and sensor is None:
-            raise _core.TacoSchemaError("OpticalData: give a sensor or bands")
-        if bands is not None and sensor is None:
-            raise _core.TacoSchemaError("OpticalData: a sensor name must be given with bands")
-        if bands is None:
-            name = sensor.replace(" ", "")
-            subset: Union[str, list] = "all"
-            if "[" in name and name.endswith("]"):
-                subset = [b for b in name[name.index("[") + 1:-1].split(",") if b]
-                name = name[:name.index("[")]
-            table = get_sensor_bands(name, subset)
-            sensor = name
-            bands = [SpectralBand(name=k, **v) for k, v in table.items()]
-        self.sensor = sensor
-        self.bands = [b if isinstance(b, SpectralBand) else SpectralBand(**_plain(b)) for b in bands]
+        if sensor is not None and not isinstance(sensor, str):
+            raise _core.TacoSchemaError(f"OpticalData: sensor must be a string, not {sensor!r}")
+        arguments: dict = {"sensor": sensor}
+        if bands is not None:
+            given = [b if isinstance(b, SpectralBand) else SpectralBand(**_plain(b)) for b in bands]
+            arguments["bands"] = [b.model_dump() for b in given]
+        self._keys = _native_keys("OpticalData", arguments)
+        self.sensor = self._keys["optical:sensor"]
+        self.bands = [SpectralBand(**b) for b in self._keys["optical:bands"]]
 
     def to_dict(self) -> dict:
         """The COLLECTION.json keys: optical:sensor, optical:bands, optical:num_bands."""
-        return {"optical:sensor": self.sensor, "optical:bands": [b.model_dump() for b in self.bands],
-                "optical:num_bands": len(self.bands)}
+        return json.loads(json.dumps(self._keys))  # a copy the caller may change
 
 
 class LabelClass:
@@ -475,19 +472,13 @@ class Labels(TacoExtension):
 
     def __init__(self, label_classes: Sequence[Any], label_description: Optional[str] = None) -> None:
         classes = [c if isinstance(c, LabelClass) else LabelClass(**_plain(c)) for c in label_classes]
-        for attr in ("name", "category"):
-            seen = set()
-            for c in classes:
-                key = str(getattr(c, attr))
-                if key in seen:
-                    raise _core.TacoSchemaError(f"Labels: two classes share the {attr} {key!r}")
-                seen.add(key)
+        self._keys = _native_keys("Labels", {"label_classes": [c.model_dump() for c in classes],
+                                             "label_description": label_description})
         self.label_classes, self.label_description = classes, label_description
 
     def to_dict(self) -> dict:
         """The COLLECTION.json keys: labels:classes, labels:description, labels:num_classes."""
-        return {"labels:classes": [c.model_dump() for c in self.label_classes],
-                "labels:description": self.label_description, "labels:num_classes": len(self.label_classes)}
+        return json.loads(json.dumps(self._keys))
 
 
 class Publication:
@@ -514,10 +505,11 @@ class Publications(TacoExtension):
 
     def __init__(self, publications: Sequence[Any]) -> None:
         self.publications = [p if isinstance(p, Publication) else Publication(**_plain(p)) for p in publications]
+        self._keys = _native_keys("Publications", {"publications": [p.model_dump() for p in self.publications]})
 
     def to_dict(self) -> dict:
         """The COLLECTION.json key: publications."""
-        return {"publications": [p.model_dump() for p in self.publications]}
+        return json.loads(json.dumps(self._keys))
 
 
 class SplitStrategy(TacoExtension):
@@ -529,14 +521,15 @@ class SplitStrategy(TacoExtension):
     _VALUES = ("random", "stratified", "manual", "other", "none", "unknown")
 
     def __init__(self, strategy: str) -> None:
-        if strategy not in self._VALUES:
+        if not isinstance(strategy, str):
             raise _core.TacoSchemaError(
                 f"SplitStrategy: strategy {strategy!r} is not one of {', '.join(self._VALUES)}")
+        self._keys = _native_keys("SplitStrategy", {"strategy": strategy})
         self.strategy = strategy
 
     def to_dict(self) -> dict:
         """The COLLECTION.json key: split:strategy."""
-        return {"split:strategy": self.strategy}
+        return dict(self._keys)
 
 
 def _plain(obj: Any) -> dict:

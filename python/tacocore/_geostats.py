@@ -17,6 +17,8 @@ from . import _core
 __all__ = ["GeotiffStats", "add_geotiff_stats"]
 
 _COLUMN = "geotiff:stats"
+# Written beside geotiff:stats: valid pixels per band, the weights of stats_mean/std.
+_COUNT_COLUMN = "geotiff:stats_valid_count"
 _DESCRIPTION = ("Per-band statistics (List[List[Float32]]): categorical mode returns class probabilities, "
                 "continuous mode returns [min, max, mean, std, valid%, p25, p50, p75, p95]")
 
@@ -49,13 +51,16 @@ class GeotiffStats:
             raise _core.TacoSchemaError("GeotiffStats: categorical=True needs class_values (e.g. [0, 1, 2])")
 
     def get_schema(self) -> Any:
-        """The Arrow schema of the column: ``geotiff:stats: list<list<float32>>``."""
+        """The Arrow schema of the columns: ``geotiff:stats: list<list<float32>>`` and
+        ``geotiff:stats_valid_count: list<int64>`` (valid pixels per band; tacocore's own)."""
         import pyarrow as pa
-        return pa.schema([pa.field(_COLUMN, pa.list_(pa.list_(pa.float32())))])
+        return pa.schema([pa.field(_COLUMN, pa.list_(pa.list_(pa.float32()))),
+                          pa.field(_COUNT_COLUMN, pa.list_(pa.int64()))])
 
     def get_field_descriptions(self) -> dict:
-        """``{column: description}``, as tacotoolbox's extension gives it."""
-        return {_COLUMN: _DESCRIPTION}
+        """``{column: description}``, as tacotoolbox's extension gives it (plus the count)."""
+        return {_COLUMN: _DESCRIPTION,
+                _COUNT_COLUMN: "Valid (not nodata, NaN or masked) pixels per band (List[Int64])"}
 
     def model_dump(self) -> dict:
         """The options, as a pydantic model would dump them."""
@@ -67,10 +72,12 @@ class GeotiffStats:
         return _core.geotiff_stats(_native_sample(sample), self.categorical, self.class_values or [])
 
     def __call__(self, sample: Any) -> Any:
-        """A 1-row pyarrow Table with ``geotiff:stats`` of ``sample`` (tacotoolbox's protocol)."""
+        """A 1-row pyarrow Table with ``geotiff:stats`` of ``sample`` (tacotoolbox's protocol) and
+        ``geotiff:stats_valid_count`` beside it."""
         import pyarrow as pa
-        value = None if self.schema_only else self.compute(sample)
-        return pa.Table.from_pydict({_COLUMN: [value]}, schema=self.get_schema())
+        value, count = (None, None) if self.schema_only else _core.geotiff_stats_with_count(
+            _native_sample(sample), self.categorical, self.class_values or [])
+        return pa.Table.from_pydict({_COLUMN: [value], _COUNT_COLUMN: [count]}, schema=self.get_schema())
 
     def __repr__(self) -> str:
         return f"GeotiffStats(categorical={self.categorical}, class_values={self.class_values})"

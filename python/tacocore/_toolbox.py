@@ -240,8 +240,16 @@ class Taco:
 def create(taco: Taco, output: Union[str, os.PathLike], output_format: str = "auto", overwrite: bool = False,
            compression_level: int = 3, split_size: Optional[Union[str, int]] = None,
            group_by: Optional[Union[str, Sequence[str]]] = None, consolidate: bool = True,
-           temp_dir: Optional[Union[str, os.PathLike]] = None, level_codec: str = "lz4_raw") -> list:
+           temp_dir: Optional[Union[str, os.PathLike]] = None, level_codec: str = "lz4_raw",
+           stats: bool = False, stats_classes: Optional[Sequence[int]] = None,
+           stats_threads: int = 0, stats_skip_unreadable: bool = False) -> list:
     """Writes ``taco`` to ``output`` (ZIP for ``.zip``/``.tacozip``, else FOLDER); returns [Path].
+
+    ``stats=True`` computes ``geotiff:stats`` (and ``geotiff:stats_valid_count``) in C++ for
+    every FILE sample at every level, as ``taco create --stats`` does: ``stats_classes`` (implies
+    ``stats``) gives categorical class shares instead, ``stats_threads`` the threads (0 = one per
+    core), ``stats_skip_unreadable`` a null row and a warning for a file GDAL cannot open instead
+    of an error. ``taco`` itself is left unchanged.
 
     ``split_size`` ("4GB", or bytes) and ``group_by`` (a level-0 column, or a list of them whose
     values are joined by ``_`` as tacotoolbox does) write ZIP parts
@@ -269,11 +277,35 @@ def create(taco: Taco, output: Union[str, os.PathLike], output_format: str = "au
         columns = list(group_by)
     else:
         raise _core.TacoSchemaError(f"group_by must be a column name or a non-empty list of names, not {group_by!r}")
-    summary = _core.create(taco._native, os.fspath(output), output_format, overwrite, compression_level,
-                           "" if split_size is None else str(split_size), columns, consolidate, level_codec)
+    native = taco._native
+    if stats or stats_classes is not None:
+        native = _with_stats(taco, stats_classes, stats_threads, stats_skip_unreadable)
+    summary = _core.create(native, os.fspath(output), output_format, overwrite, compression_level,
+                           "" if split_size is None else str(split_size), columns, consolidate,
+                           level_codec)
     if summary["parts"]:
         return [Path(p) for p in summary["parts"]]
     return [Path(summary["path"])]
+
+
+def _with_stats(taco: Taco, classes: Optional[Sequence[int]], threads: Any, skip_unreadable: bool) -> Any:
+    """The native Taco of ``taco`` with geotiff:stats on every FILE sample (create(stats=True))."""
+    import warnings
+
+    from . import _geostats
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
+        raise _core.TacoSchemaError(f"stats_threads must be an integer >= 0 (0 = one per core), not {threads!r}")
+    if classes is not None and (isinstance(classes, (str, bytes)) or not hasattr(classes, "__iter__")):
+        raise _core.TacoSchemaError(f"stats_classes must be a list of class values, not {classes!r}")
+    categorical = classes is not None
+    values = _geostats._classes(categorical, classes)
+    if categorical and not values:
+        raise _core.TacoSchemaError("stats_classes is empty; give the class values, e.g. [0, 1, 2]")
+    tortilla, skipped = _core.tortilla_with_geotiff_stats(taco._native.tortilla, categorical, values, threads,
+                                                          bool(skip_unreadable))
+    for message in skipped:
+        warnings.warn(f"geotiff:stats skipped {message}", stacklevel=3)
+    return _core.Taco(tortilla, json.dumps(taco._fields))
 
 
 def type_name(obj: Any) -> str:

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "ext/crs.hpp"
+#include "raster/decode.hpp"
 #include "taco/errors.hpp"
 #include "taco/extensions.hpp"
 
@@ -70,7 +71,9 @@ std::vector<Field> nulls(const Sample& s) {
 
 std::vector<Field> stac_from_raster(const Sample& sample) {
     if (!sample.is_file() || sample.path().empty()) return nulls(sample);
-    GDALAllRegister();
+    // Once per process, never racing: --stac calls this from several threads (a concurrent
+    // first GDALAllRegister() leaks a driver object, which LeakSanitizer caught under load).
+    raster::register_drivers();
     CPLPushErrorHandler(CPLQuietErrorHandler);
     std::unique_ptr<GDALDataset, DatasetCloser> ds(GDALDataset::FromHandle(GDALOpenEx(
         sample.path().c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY, nullptr, nullptr, nullptr)));
@@ -80,14 +83,19 @@ std::vector<Field> stac_from_raster(const Sample& sample) {
     const OGRSpatialReference* srs = ds->GetSpatialRef();
     if (ds->GetRasterCount() < 1 || ds->GetGeoTransform(gt) != CE_None || !srs || srs->IsEmpty())
         return nulls(sample);
-    Stac stac;
-    stac.crs = crs_text(*srs);
-    stac.tensor_shape = {ds->GetRasterCount(), ds->GetRasterYSize(), ds->GetRasterXSize()};
-    stac.geotransform.assign(gt, gt + 6);
-    stac.time_start = time_field(sample, "stac:time_start");
-    stac.time_end = time_field(sample, "stac:time_end");
-    stac.time_middle = time_field(sample, "stac:time_middle");
-    return fields(stac, sample.id());
+    try {
+        Stac stac;
+        stac.crs = crs_text(*srs);
+        stac.tensor_shape = {ds->GetRasterCount(), ds->GetRasterYSize(), ds->GetRasterXSize()};
+        stac.geotransform.assign(gt, gt + 6);
+        stac.time_start = time_field(sample, "stac:time_start");
+        stac.time_end = time_field(sample, "stac:time_end");
+        stac.time_middle = time_field(sample, "stac:time_middle");
+        return fields(stac, sample.id());
+    } catch (const SchemaError& e) {
+        // Ids repeat across folders (every scene has its image.tif): the path says which one.
+        throw SchemaError(std::string(e.what()) + " (file " + sample.path().string() + ")");
+    }
 }
 
 }  // namespace taco::ext

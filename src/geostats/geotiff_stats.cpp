@@ -24,6 +24,15 @@ DataType band_type() {
 DataType stats_type() {
     return DataType::list(band_type());
 }
+DataType count_type() {
+    return DataType::list(DataType::int64());
+}
+
+Value valid_count_value(const std::vector<geostats::BandPixelStats>& bands) {
+    Value::List counts;
+    for (const auto& b : bands) counts.push_back(Value(static_cast<int64_t>(b.valid)));
+    return Value::list(DataType::int64(), std::move(counts));
+}
 
 std::string sample_label(const Sample& s) {
     std::string label = "sample '" + s.id() + "'";
@@ -134,8 +143,8 @@ Value categorical_value(const std::vector<geostats::BandPixelStats>& bands,
     return Value::list(band_type(), std::move(out));
 }
 
-Value compute(const Sample& sample, const GeotiffStatsOptions& options) {
-    if (sample.is_folder()) return Value::null(stats_type());
+GeotiffStatsValues compute(const Sample& sample, const GeotiffStatsOptions& options) {
+    if (sample.is_folder()) return {Value::null(stats_type()), Value::null(count_type())};
     const std::string label = sample_label(sample);
     const std::vector<long long>* classes = options.categorical ? &options.class_values : nullptr;
     std::vector<geostats::BandPixelStats> bands;
@@ -145,9 +154,10 @@ Value compute(const Sample& sample, const GeotiffStatsOptions& options) {
     } else {
         bands = geostats::pixel_stats(sample.path().string(), label, classes);
     }
-    if (options.categorical) return categorical_value(bands, label);
-    return continuous_value(bands, numeric_field(sample, "scaling:scale_factor", 1.0),
-                            numeric_field(sample, "scaling:scale_offset", 0.0));
+    if (options.categorical) return {categorical_value(bands, label), valid_count_value(bands)};
+    return {continuous_value(bands, numeric_field(sample, "scaling:scale_factor", 1.0),
+                             numeric_field(sample, "scaling:scale_offset", 0.0)),
+            valid_count_value(bands)};
 }
 
 // Every FILE sample below `t` (padding excluded), depth first, in order.
@@ -162,7 +172,7 @@ void collect_files(const Tortilla& t, std::vector<const Sample*>& out) {
 }
 
 // Rebuilds `t` with the computed values, consumed in collect_files() order.
-Tortilla rebuild(const Tortilla& t, const std::vector<Value>& values, size_t& next) {
+Tortilla rebuild(const Tortilla& t, const GeotiffStatsResult& values, size_t& next) {
     bool has_files = false;
     size_t padding = 0;
     for (const Sample& s : t.samples()) {
@@ -177,11 +187,16 @@ Tortilla rebuild(const Tortilla& t, const std::vector<Value>& values, size_t& ne
         if (s.is_folder()) {
             Sample folder = Sample::folder(s.id(), rebuild(s.children(), values, next));
             for (const Field& f : s.fields()) folder.set(f.name, f.value);
-            if (has_files) folder.set(kGeotiffStatsColumn, Value::null(stats_type()));
+            if (has_files) {
+                folder.set(kGeotiffStatsColumn, Value::null(stats_type()));
+                folder.set(kGeotiffStatsValidCountColumn, Value::null(count_type()));
+            }
             samples.push_back(std::move(folder));
         } else {
             Sample file = s;
-            file.set(kGeotiffStatsColumn, values.at(next++));
+            file.set(kGeotiffStatsColumn, values.values.at(next));
+            file.set(kGeotiffStatsValidCountColumn, values.valid_counts.at(next));
+            ++next;
             samples.push_back(std::move(file));
         }
     }
@@ -195,6 +210,12 @@ Tortilla rebuild(const Tortilla& t, const std::vector<Value>& values, size_t& ne
 
 Value geotiff_stats(const Sample& sample, const GeotiffStatsOptions& options) {
     check_options(options);
+    return compute(sample, options).stats;
+}
+
+GeotiffStatsValues geotiff_stats_with_count(const Sample& sample,
+                                            const GeotiffStatsOptions& options) {
+    check_options(options);
     return compute(sample, options);
 }
 
@@ -203,6 +224,7 @@ GeotiffStatsResult geotiff_stats_many(const std::vector<const Sample*>& samples,
     check_options(options);
     GeotiffStatsResult result;
     result.values.assign(samples.size(), Value::null(stats_type()));
+    result.valid_counts.assign(samples.size(), Value::null(count_type()));
     std::vector<std::exception_ptr> errors(samples.size());
     std::atomic<bool> failed{false};
     std::mutex progress_mutex;
@@ -211,7 +233,9 @@ GeotiffStatsResult geotiff_stats_many(const std::vector<const Sample*>& samples,
         // Without skipping, the first failure makes the rest pointless: stop starting samples.
         if (failed.load(std::memory_order_relaxed)) return;
         try {
-            result.values[i] = compute(*samples[i], options);
+            GeotiffStatsValues v = compute(*samples[i], options);
+            result.values[i] = std::move(v.stats);
+            result.valid_counts[i] = std::move(v.valid_count);
         } catch (...) {
             errors[i] = std::current_exception();
             if (!options.skip_unreadable) failed = true;
@@ -240,7 +264,7 @@ Tortilla with_geotiff_stats(const Tortilla& tortilla, const GeotiffStatsOptions&
     GeotiffStatsResult r = geotiff_stats_many(files, options);
     if (skipped) skipped->insert(skipped->end(), r.skipped.begin(), r.skipped.end());
     size_t next = 0;
-    return rebuild(tortilla, r.values, next);
+    return rebuild(tortilla, r, next);
 }
 
 }  // namespace taco

@@ -20,6 +20,8 @@ namespace {
 using metadata::quote_literal;
 
 constexpr const char* kStats = "geotiff:stats";
+// Valid pixels per band, written by tacocore beside geotiff:stats (geotiff_stats.hpp).
+constexpr const char* kValidCount = "geotiff:stats_valid_count";
 constexpr size_t kValid = 4;  // valid-pixel percentage in the continuous layout
 
 std::string column_list(const std::vector<ColumnType>& cols) {
@@ -41,6 +43,15 @@ struct Row {
     std::string id;
     std::vector<std::vector<double>> bands;
     double pixels = 1;
+    // Valid pixels per band when the row has geotiff:stats_valid_count (else empty).
+    std::vector<double> valid_counts;
+    // The weight of `band`: its valid-pixel count when known, else `pixels` (H x W from
+    // stac:tensor_shape, or 1) times the stored valid% (`valid_share`, 1 when unknown).
+    double weight(size_t band, double valid_share) const {
+        if (band < valid_counts.size() && std::isfinite(valid_counts[band]))
+            return valid_counts[band];
+        return pixels * valid_share;
+    }
 };
 
 }  // namespace
@@ -93,10 +104,14 @@ std::vector<BandSummary> Dataset::band_stats(const std::vector<size_t>& bands, s
                   "CAST(list_extract(\"stac:tensor_shape\", -2) AS DOUBLE) * "
                   "CAST(list_extract(\"stac:tensor_shape\", -1) AS DOUBLE) ELSE 1 END"
                 : "1.0";
+        const ColumnType* counts = find(cols, kValidCount);
+        const std::string count_sql = counts && counts->type.is_list()
+                                          ? "CAST(\"" + std::string(kValidCount) + "\" AS DOUBLE[])"
+                                          : "CAST(NULL AS DOUBLE[])";
         auto result = metadata::ResultTable::fetch(
             ctx_->db, "SELECT " + std::string(has_id ? "CAST(id AS VARCHAR)" : "NULL") +
                           ", CAST(\"geotiff:stats\" AS DOUBLE[][]), CAST(" + pixels +
-                          " AS DOUBLE) FROM (\n" + rows + "\n)");
+                          " AS DOUBLE), " + count_sql + " FROM (\n" + rows + "\n)");
         for (size_t r = 0; r < result->rows(); ++r) {
             if (result->is_null(r, 1)) continue;
             Row row;
@@ -115,6 +130,13 @@ std::vector<BandSummary> Dataset::band_stats(const std::vector<size_t>& bands, s
             }
             if (row.bands.empty()) continue;
             row.pixels = result->is_null(r, 2) ? 1.0 : result->get_double(r, 2);
+            if (!result->is_null(r, 3)) {
+                const Value c = result->get_value(r, 3);
+                for (const Value& v : c.as_list()) {
+                    row.valid_counts.push_back(
+                        v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.as_double());
+                }
+            }
             table.push_back(std::move(row));
         }
     }
@@ -160,8 +182,10 @@ std::vector<BandSummary> Dataset::band_stats(const std::vector<size_t>& bands, s
                 const std::vector<double>& p = row.bands[band];
                 if (!std::all_of(p.begin(), p.end(), [](double v) { return std::isfinite(v); }))
                     continue;
-                for (size_t k = 0; k < length; ++k) s.probabilities[k] += row.pixels * p[k];
-                total += row.pixels;
+                const double w = row.weight(band, 1.0);
+                if (!(w > 0)) continue;
+                for (size_t k = 0; k < length; ++k) s.probabilities[k] += w * p[k];
+                total += w;
                 ++s.samples;
             }
             if (total > 0)
@@ -176,7 +200,7 @@ std::vector<BandSummary> Dataset::band_stats(const std::vector<size_t>& bands, s
         for (const Row& row : table) {
             const std::vector<double>& v = row.bands[band];
             const double valid = std::isfinite(v[kValid]) ? v[kValid] / 100.0 : 1.0;
-            const double w = row.pixels * valid;
+            const double w = row.weight(band, valid);
             if (!(w > 0) || !std::isfinite(v[2])) continue;  // no valid pixel
             if (std::isfinite(v[0])) s.min = std::min(s.min, v[0]);
             if (std::isfinite(v[1])) s.max = std::max(s.max, v[1]);

@@ -388,12 +388,65 @@ struct BuildState {
     std::vector<FileSample>& files;
     size_t next = 0;
     std::vector<bool> file_levels = {};  // levels holding a FILE (for options.derive_fields)
+    // options.derive_fields of each FILE sample, by index in `files`, computed ahead on threads
+    // (derive_file_fields); an error is rethrown where build() reaches its sample.
+    std::vector<std::vector<Field>> derived = {};
+    std::vector<std::exception_ptr> derive_errors = {};
 };
 
-Sample take_file_sample(BuildState& state) {
-    FileSample& f = state.files[state.next++];
+// Takes the next FILE sample; `index` is its place in `files` (and in `derived`).
+Sample take_file_sample(BuildState& state, size_t& index) {
+    index = state.next++;
+    FileSample& f = state.files[index];
     if (f.error) std::rethrow_exception(f.error);
     return std::move(*f.sample);
+}
+
+// The table's fields of level `level` for node `n`, set on `s` (moved out of the row when
+// `move`, copied otherwise).
+void set_table_fields(Sample& s, Node& n, size_t level, const BuildState& state, bool move) {
+    if (!state.table || level >= state.used.size()) return;
+    for (size_t c : state.used[level]) {
+        const auto& col = state.table->columns[c];
+        if (!n.row)
+            s.set(col.name, Value::null(col.type));
+        else if (move)
+            s.set(col.name, std::move((*n.row)[c]));
+        else
+            s.set(col.name, (*n.row)[c]);
+    }
+}
+
+// The FILE nodes with their level, in build()'s order (the order of `files`).
+void collect_file_nodes(std::vector<Node>& nodes, size_t level,
+                        std::vector<std::pair<Node*, size_t>>& out) {
+    for (auto& n : nodes) {
+        if (n.folder)
+            collect_file_nodes(n.children, level + 1, out);
+        else
+            out.emplace_back(&n, level);
+    }
+}
+
+// options.derive_fields of every FILE sample, on derive_threads threads. `--stac` opens each
+// raster with GDAL here, the slow part, so it is shared out like `--stats`. Each sample is given
+// the table's fields first (copies: build() moves them later), as the serial path did.
+void derive_file_fields(std::vector<Node>& nodes, BuildState& state) {
+    std::vector<std::pair<Node*, size_t>> file_nodes;
+    collect_file_nodes(nodes, 0, file_nodes);
+    state.derived.assign(state.files.size(), {});
+    state.derive_errors.assign(state.files.size(), nullptr);
+    io::parallel_for(file_nodes.size(), state.options.derive_threads, [&](size_t i) {
+        const FileSample& f = state.files[i];
+        if (f.error || !f.sample) return;  // build() throws the sample's own error
+        try {
+            Sample probe = *f.sample;
+            set_table_fields(probe, *file_nodes[i].first, file_nodes[i].second, state, false);
+            state.derived[i] = state.options.derive_fields(probe);
+        } catch (...) {
+            state.derive_errors[i] = std::current_exception();
+        }
+    });
 }
 
 // Marks the levels holding at least one FILE: the levels the derived columns are given to (a
@@ -410,22 +463,23 @@ void mark_file_levels(const std::vector<Node>& nodes, size_t level, std::vector<
 
 // Each row belongs to one node, so its values are moved into the sample.
 Tortilla build(std::vector<Node>& nodes, size_t level, BuildState& state) {
-    const Table* table = state.table;
-    const auto& used = state.used;
     std::vector<Sample> samples;
     samples.reserve(nodes.size());
     for (auto& n : nodes) {
+        size_t file_index = 0;
         Sample s = n.folder ? Sample::folder(n.id, build(n.children, level + 1, state))
-                            : take_file_sample(state);
-        if (table && level < used.size()) {
-            for (size_t c : used[level]) {
-                const auto& col = table->columns[c];
-                s.set(col.name, n.row ? std::move((*n.row)[c]) : Value::null(col.type));
+                            : take_file_sample(state, file_index);
+        set_table_fields(s, n, level, state, true);
+        if (state.options.derive_fields && level < state.file_levels.size() &&
+            state.file_levels[level]) {
+            if (n.folder) {
+                s.extend_with(state.options.derive_fields(s));  // typed nulls: no file to open
+            } else {
+                if (state.derive_errors[file_index])
+                    std::rethrow_exception(state.derive_errors[file_index]);
+                s.extend_with(std::move(state.derived[file_index]));
             }
         }
-        if (state.options.derive_fields && level < state.file_levels.size() &&
-            state.file_levels[level])
-            s.extend_with(state.options.derive_fields(s));
         samples.push_back(std::move(s));
     }
     TortillaOptions topts;
@@ -534,7 +588,10 @@ Tortilla tortilla_from_directory(const fs::path& dir, const DirectoryOptions& op
         collect_level_columns(nodes, 0, used);
     }
     BuildState state{table ? &*table : nullptr, used, options, files};
-    if (options.derive_fields) mark_file_levels(nodes, 0, state.file_levels);
+    if (options.derive_fields) {
+        mark_file_levels(nodes, 0, state.file_levels);
+        derive_file_fields(nodes, state);
+    }
     return build(nodes, 0, state);
 }
 

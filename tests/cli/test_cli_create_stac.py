@@ -146,3 +146,68 @@ def test_stac_is_refused_with_workers(tmp_path):
     geotiff(src / "a.tif", 32633, UTM_GT)
     r = taco("create", "--from", src, "--stac", "--workers", "2", tmp_path / "o.tacozip")
     assert r.returncode == 2 and "--stac" in r.stderr
+
+
+def parallel_tree(src: Path, bad: tuple = ()) -> Path:
+    """12 folders x (2 rasters in different CRSs + a text file), with a time table; `bad` names
+    folders whose first raster has a singular geotransform."""
+    rows = ["path,stac:time_start"]
+    for i in range(12):
+        d = src / f"c{i:02d}"
+        gt = (0.0, 1.0, 1.0, 0.0, 1.0, 1.0) if f"c{i:02d}" in bad else (
+            500000.0 + 100 * i, 10.0, 0.0, 4500000.0, 0.0, -10.0)
+        geotiff(d / "a.tif", 32633, gt, rows=10 + i, cols=12)
+        geotiff(d / "b.tif", 4326, (10.0 + i, 0.01, 0.0, 50.0, 0.0, -0.01), bands=1)
+        (d / "c.txt").write_text("text")
+        for name in ("a.tif", "b.tif", "c.txt"):
+            rows.append(f"c{i:02d}/{name},2021-01-{i + 1:02d} 00:00:00")
+    meta = src.parent / "meta.csv"
+    meta.write_text("\n".join(rows) + "\n")
+    return meta
+
+
+def zip_without_times(path: Path) -> bytes:
+    """The file's bytes with the DOS date/time of every local and central header zeroed: the only
+    bytes that depend on when it was written (the second the writer started)."""
+    data = bytearray(path.read_bytes())
+    with zipfile.ZipFile(path) as z:
+        infos = z.infolist()
+    for info in infos:
+        assert data[info.header_offset:info.header_offset + 4] == b"PK\x03\x04"
+        data[info.header_offset + 10:info.header_offset + 14] = b"\0" * 4
+    central = data.find(b"PK\x01\x02")
+    while central != -1:
+        data[central + 12:central + 16] = b"\0" * 4
+        central = data.find(b"PK\x01\x02", central + 46)
+    return bytes(data)
+
+
+def test_stac_on_threads_gives_the_same_bytes_as_one_thread(tmp_path):
+    src = tmp_path / "src"
+    meta = parallel_tree(src)
+    outs = []
+    for threads in (1, 2, 3, 0):
+        out = tmp_path / f"t{threads}" / "out.tacozip"  # the same name: the id derives from it
+        out.parent.mkdir()
+        r = taco("create", "--from", src, "--metadata", meta, "--stac", "--threads", threads, out, "--quiet")
+        assert r.returncode == 0, r.stderr
+        outs.append(zip_without_times(out))
+    assert all(o == outs[0] for o in outs[1:])
+    rows = level(tmp_path / "t1" / "out.tacozip", 1).to_pylist()
+    a_rows = [r for r in rows if r["id"] == "a.tif"]
+    assert [r["stac:tensor_shape"] for r in a_rows] == [[2, 10 + i, 12] for i in range(12)]
+    assert [str(r["stac:time_start"]) for r in a_rows] == [f"2021-01-{i + 1:02d} 00:00:00" for i in range(12)]
+
+
+def test_stac_on_threads_reports_the_first_bad_raster_in_order(tmp_path):
+    src = tmp_path / "src"
+    meta = parallel_tree(src, bad=("c03", "c09"))
+    errors = set()
+    for threads in (1, 2, 3):
+        out = tmp_path / f"bad{threads}.tacozip"
+        r = taco("create", "--from", src, "--metadata", meta, "--stac", "--threads", threads, out)
+        assert r.returncode != 0 and not out.exists()
+        assert "c03/a.tif" in r.stderr and "geotransform" in r.stderr, r.stderr
+        assert "c09" not in r.stderr
+        errors.add(r.stderr)
+    assert len(errors) == 1  # the same message whatever the thread count

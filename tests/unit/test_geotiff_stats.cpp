@@ -111,6 +111,23 @@ TEST(GeotiffStats, TreeWalkKeepsFoldersPaddingAndOrder) {
     EXPECT_EQ(rows(*children[1].get(kGeotiffStatsColumn))[0][1], 9);
 }
 
+TEST(GeotiffStats, ValidPixelCountIsWrittenBesideTheStats) {
+    test::TempDir dir;
+    // 0..99 with nodata 0: 99 valid pixels; 0..9 without nodata: 10.
+    const Sample a = Sample::file("a", ramp(dir.path() / "a.tif", 10, 10, 0));
+    const Sample b = Sample::file("b", ramp(dir.path() / "b.tif", 5, 2));
+    const GeotiffStatsValues one = geotiff_stats_with_count(a);
+    ASSERT_EQ(one.valid_count.type(), DataType::list(DataType::int64()));
+    ASSERT_EQ(one.valid_count.as_list().size(), 1u);
+    EXPECT_EQ(one.valid_count.as_list()[0].as_int(), 99);
+    const Tortilla out = with_geotiff_stats(Tortilla({a, b}));
+    EXPECT_EQ(out[0].get(kGeotiffStatsValidCountColumn)->as_list()[0].as_int(), 99);
+    EXPECT_EQ(out[1].get(kGeotiffStatsValidCountColumn)->as_list()[0].as_int(), 10);
+    const GeotiffStatsResult r = geotiff_stats_many({&a, &b});
+    ASSERT_EQ(r.valid_counts.size(), 2u);
+    EXPECT_EQ(r.valid_counts[1].as_list()[0].as_int(), 10);
+}
+
 TEST(GeotiffStats, UnreadableFileNamesTheSampleOrIsSkipped) {
     test::TempDir dir;
     { std::ofstream(dir.path() / "notes.txt") << "not a raster"; }

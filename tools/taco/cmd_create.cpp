@@ -10,13 +10,14 @@
 #include "commands.hpp"
 #include "output.hpp"
 #include "create_on_dask.hpp"
-#include "ext/stac_from_raster.hpp"
 #include "create_stats.hpp"
+#include "ext/stac_from_raster.hpp"
 #include "format/collection_parse.hpp"
 #include "format/create_session.hpp"
 #include "io/file.hpp"
 #include "progress.hpp"
 #include "taco/errors.hpp"
+#include "taco/extensions.hpp"
 #include "taco/writer.hpp"
 #include "toolbox/directory_source.hpp"
 
@@ -33,6 +34,11 @@ struct CreateArgs {
     bool stac = false;      // stac:* columns from each GeoTIFF's georeferencing
     std::string scheduler;  // with workers: the create runs on Dask (create_on_dask.hpp)
     int workers = 0;
+    unsigned threads = 0;  // --threads: for --stac and (unless --stats-threads) --stats
+    // TACO-level extensions (include/taco/extensions.hpp): --sensor, --split-strategy and
+    // --extension NAME=FILE.json (tacotoolbox's arguments of OpticalData, Labels, ...).
+    std::string sensor, split_strategy;
+    std::vector<std::string> extensions;
     StatsArgs stats;  // --stats* (create_stats.hpp)
 };
 
@@ -68,6 +74,30 @@ std::string read_text(const std::string& path) {
     std::string text(static_cast<size_t>(f.size()), '\0');
     if (!text.empty()) f.read_at(0, text.data(), text.size());
     return text;
+}
+
+// The TACO-level extensions of the command line, on top of --collection's keys (a key given both
+// ways takes the option's value, in the file's place): --extension files in order, then
+// --sensor and --split-strategy.
+void add_extension_options(const CreateArgs& a, CollectionInfo& info) {
+    for (const std::string& spec : a.extensions) {
+        const auto eq = spec.find('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
+            throw std::invalid_argument(
+                "--extension '" + spec +
+                "': expected NAME=FILE.json, NAME one of OpticalData, Labels, Publications, "
+                "SplitStrategy");
+        }
+        const std::string name = spec.substr(0, eq), file = spec.substr(eq + 1);
+        ext::add_collection_fields(info.extensions,
+                                   ext::collection_fields_from_json(name, read_text(file), file));
+    }
+    if (!a.sensor.empty())
+        ext::add_collection_fields(info.extensions,
+                                   ext::collection_fields(ext::optical_data(a.sensor)));
+    if (!a.split_strategy.empty())
+        ext::add_collection_fields(info.extensions,
+                                   ext::collection_fields(ext::SplitStrategy{a.split_strategy}));
 }
 
 // Collection fields: --collection FILE first, then the flags on top; a missing id is derived
@@ -111,6 +141,7 @@ CollectionInfo collection_from_args(const CreateArgs& a) {
         c.name = p;
         info.providers.push_back(c);
     }
+    add_extension_options(a, info);
     return info;
 }
 
@@ -132,6 +163,11 @@ int run_create(const CreateArgs& a) {
         if (a.follow_symlinks) {
             std::cerr << "taco create: --follow-symlinks is not taken by --scheduler/--workers "
                          "(the workers list the input directory themselves and stay inside it)\n";
+            return kExitUsage;
+        }
+        if (!a.sensor.empty() || !a.split_strategy.empty() || !a.extensions.empty()) {
+            std::cerr << "taco create: --sensor/--split-strategy/--extension are not taken by "
+                         "--scheduler/--workers yet; put the keys in --collection FILE\n";
             return kExitUsage;
         }
         if (a.stac) {
@@ -160,10 +196,17 @@ int run_create(const CreateArgs& a) {
     if (!a.metadata.empty()) dopts.metadata_table = a.metadata;
     dopts.key_column = a.key;
     if (a.pad_to) dopts.pad_to = a.pad_to;
-    if (a.stac) dopts.derive_fields = ext::stac_from_raster;
+    if (a.stac) {
+        dopts.derive_fields = ext::stac_from_raster;
+        dopts.derive_threads = a.threads;
+    }
     Tortilla tree = toolbox::tortilla_from_directory(a.from, dopts, *db);
     std::vector<std::string> stats_skipped;
-    if (a.stats.wanted()) tree = apply_stats(tree, a.stats, !a.quiet && !a.json, stats_skipped);
+    if (a.stats.wanted()) {
+        StatsArgs stats = a.stats;
+        if (stats.threads == 0) stats.threads = a.threads;
+        tree = apply_stats(tree, stats, !a.quiet && !a.json, stats_skipped);
+    }
     for (const std::string& s : stats_skipped)
         std::cerr << "warning: geotiff:stats skipped " << s << "\n";
     Taco taco(std::move(tree), collection_from_args(a));
@@ -287,6 +330,22 @@ Command make_create_command() {
             "Add the stac:* columns (crs, tensor_shape, geotransform, centroid) from each "
             "raster's own georeferencing (GDAL); other files get nulls. Times: "
             "stac:time_start/time_end/time_middle columns of --metadata");
+        sub->add_option("--sensor", args->sensor,
+                        "OpticalData extension from tacotoolbox's band tables: a sensor "
+                        "(sentinel2msi, landsat8oli, ...) and optionally its bands, e.g. "
+                        "'sentinel2msi[B02,B03,B04]'");
+        sub->add_option("--split-strategy", args->split_strategy,
+                        "SplitStrategy extension: random, stratified, manual, other, none or "
+                        "unknown");
+        sub->add_option("--extension", args->extensions,
+                        "A TACO-level extension from a JSON file of tacotoolbox's arguments: "
+                        "NAME=FILE.json, NAME one of OpticalData ({sensor, bands}), Labels "
+                        "({label_classes, label_description}), Publications ({publications}), "
+                        "SplitStrategy ({strategy}); repeatable");
+        sub->add_option("--threads", args->threads,
+                        "Threads that open rasters for --stac and --stats (0 = one per core; "
+                        "--stats-threads overrides it for --stats). The output is the same "
+                        "bytes for any number");
         sub->add_flag("--json", args->json, "Print a JSON summary instead of text");
         sub->add_flag("-q,--quiet", args->quiet, "Print nothing on success");
         sub->add_flag("--follow-symlinks", args->follow_symlinks,
