@@ -286,8 +286,13 @@ def create(source: Union[str, os.PathLike, Taco], output: Union[str, os.PathLike
         except BaseException:
             # Tasks already running cannot be stopped from here: the marker makes the ones not
             # started yet return at once, every task is waited for, then every staged part is
-            # removed, so nothing is left once this raises.
-            Path(spec["abort"]).touch()
+            # removed, so nothing is left once this raises. The output directory may not exist
+            # yet (no task got as far as creating it): then there is no marker, the remaining
+            # tasks run, and their parts are removed all the same; the marker only saves work.
+            try:
+                Path(spec["abort"]).touch()
+            except OSError:
+                pass
             try:
                 distributed.wait(futures)
             finally:
