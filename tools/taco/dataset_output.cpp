@@ -14,6 +14,11 @@ namespace taco::cli {
 void DatasetOutputArgs::add_to(CLI::App* sub, const std::string& format_help) {
     sub->add_option("--format", format, format_help)
         ->check(CLI::IsMember({"auto", "zip", "folder"}));
+    sub->add_option("--level-codec", level_codec,
+                    "Codec of the METADATA/levelN.parquet tables written: lz4_raw (default; "
+                    "queries decode them ~2x faster) or zstd (~35% smaller, the reference's "
+                    "choice; better for datasets read remotely)")
+        ->check(CLI::IsMember({"lz4_raw", "lz4", "zstd"}, CLI::ignore_case));
     sub->add_flag("--overwrite", overwrite,
                   "Replace an existing output dataset (once the new one is complete)");
     sub->add_flag("--json", json, "Print the result as JSON");
@@ -29,6 +34,7 @@ int write_dataset_output(const DatasetOutputArgs& a,
                   : a.format == "folder" ? ContainerFormat::Folder
                                          : ContainerFormat::Auto;
     opts.overwrite = a.overwrite;
+    opts.level_codec = parse_parquet_codec(a.level_codec);
     ProgressBar bar(!a.quiet && !a.json);
     if (bar.enabled()) {
         opts.progress = [&](const ExportProgress& p) {

@@ -15,9 +15,11 @@ namespace taco::cli {
 
 struct DatasetOutputArgs {
     std::string format = "auto";
+    std::string level_codec = "lz4_raw";
     bool overwrite = false, json = false, quiet = false;
 
-    /// Adds --format (help text `format_help`), --overwrite, --json and -q/--quiet to `sub`.
+    /// Adds --format (help text `format_help`), --level-codec, --overwrite, --json and -q/--quiet
+    /// to `sub`.
     void add_to(CLI::App* sub, const std::string& format_help);
 };
 
