@@ -11,6 +11,7 @@
 #include "output.hpp"
 #include "create_on_dask.hpp"
 #include "create_stats.hpp"
+#include "dataset_output.hpp"
 #include "ext/stac_from_raster.hpp"
 #include "format/collection_parse.hpp"
 #include "format/create_session.hpp"
@@ -324,11 +325,7 @@ Command make_create_command() {
                         "column, and their .tacocat/ index; repeat it to group by several "
                         "columns (values joined by '_', as tacotoolbox)")
             ->allow_extra_args(false);
-        sub->add_option("--level-codec", args->level_codec,
-                        "Codec of the METADATA/levelN.parquet tables: lz4_raw (default; queries "
-                        "decode them ~2x faster) or zstd (~35% smaller, the reference's choice; "
-                        "better for datasets read remotely)")
-            ->check(CLI::IsMember({"lz4_raw", "lz4", "zstd"}, CLI::ignore_case));
+        add_level_codec_option(sub, args->level_codec);
         sub->add_option("--scheduler", args->scheduler,
                         "Build the parts on a Dask cluster (tcp://HOST:PORT), through the tacocore "
                         "Python package ($TACO_PYTHON, else python3)");

@@ -11,14 +11,18 @@
 
 namespace taco::cli {
 
-void DatasetOutputArgs::add_to(CLI::App* sub, const std::string& format_help) {
-    sub->add_option("--format", format, format_help)
-        ->check(CLI::IsMember({"auto", "zip", "folder"}));
-    sub->add_option("--level-codec", level_codec,
+void add_level_codec_option(CLI::App* sub, std::string& codec) {
+    sub->add_option("--level-codec", codec,
                     "Codec of the METADATA/levelN.parquet tables written: lz4_raw (default; "
                     "queries decode them ~2x faster) or zstd (~35% smaller, the reference's "
                     "choice; better for datasets read remotely)")
         ->check(CLI::IsMember({"lz4_raw", "lz4", "zstd"}, CLI::ignore_case));
+}
+
+void DatasetOutputArgs::add_to(CLI::App* sub, const std::string& format_help) {
+    sub->add_option("--format", format, format_help)
+        ->check(CLI::IsMember({"auto", "zip", "folder"}));
+    add_level_codec_option(sub, level_codec);
     sub->add_flag("--overwrite", overwrite,
                   "Replace an existing output dataset (once the new one is complete)");
     sub->add_flag("--json", json, "Print the result as JSON");

@@ -13,6 +13,10 @@
 
 namespace taco::cli {
 
+/// Adds --level-codec (lz4_raw, lz4 or zstd, any case; parse_parquet_codec reads it) to `sub`:
+/// `taco create` and the commands below share its wording.
+void add_level_codec_option(CLI::App* sub, std::string& codec);
+
 struct DatasetOutputArgs {
     std::string format = "auto";
     std::string level_codec = "lz4_raw";
