@@ -11,6 +11,7 @@
 #include "model/time_format.hpp"
 #include "model/wkb.hpp"
 #include "taco/errors.hpp"
+#include "taco/extensions.hpp"
 
 namespace taco::convert {
 namespace {
@@ -24,17 +25,21 @@ bool has(const std::vector<ColumnType>& cols, const std::string& name, TypeId ty
     return false;
 }
 
-// The extent of the kept rows, by compute_extent's rule (first level with STAC, else ISTAC,
-// centroid + time_start columns); nullopt when no level has them, so the source's stays.
+// The extent of the kept rows, by compute_extent's rule (src/model/extent.cpp): the first level
+// with STAC, else ISTAC, place and time_start columns; an ISTAC geometry counts by its own
+// footprint (carried to EPSG:4326), a row without one by its centroid. nullopt when no level has
+// them, so the source's stays.
 std::optional<OrderedJson> kept_extent(const ExportTree& tree, ExportTables& tables,
                                        metadata::DuckSession& db) {
     for (size_t d = 0; d < tree.levels.size(); ++d) {
         const auto& cols = tables.source_columns(d);
         std::string prefix;
         for (const char* p : {"stac:", "istac:"}) {
-            if (has(cols, std::string(p) + "centroid", TypeId::Binary) &&
-                has(cols, std::string(p) + "time_start", TypeId::Timestamp)) {
-                prefix = p;
+            const std::string pre = p;
+            const bool placed = has(cols, pre + "centroid", TypeId::Binary) ||
+                                (pre == "istac:" && has(cols, pre + "geometry", TypeId::Binary));
+            if (placed && has(cols, pre + "time_start", TypeId::Timestamp)) {
+                prefix = pre;
                 break;
             }
         }
@@ -42,20 +47,34 @@ std::optional<OrderedJson> kept_extent(const ExportTree& tree, ExportTables& tab
         const std::string& table = tables.staged_table(d);
         OrderedJson extent = OrderedJson::object();
         std::array<double, 4> box{-180.0, -90.0, 180.0, 90.0};
-        auto points = metadata::ResultTable::fetch(
-            db, "SELECT " + quote_identifier(prefix + "centroid") + " FROM " + table);
-        std::vector<double> lons;
+        const bool by_geometry = prefix == "istac:" &&
+                                 has(cols, "istac:geometry", TypeId::Binary) &&
+                                 has(cols, "istac:crs", TypeId::String);
+        const bool has_centroid = has(cols, prefix + "centroid", TypeId::Binary);
+        auto places = metadata::ResultTable::fetch(
+            db, "SELECT " + (has_centroid ? quote_identifier(prefix + "centroid") : "NULL::BLOB") +
+                    (by_geometry ? ", \"istac:geometry\", \"istac:crs\"" : "") + " FROM " + table);
+        std::vector<std::pair<double, double>> arcs;
         double south = std::numeric_limits<double>::infinity(), north = -south;
-        for (size_t r = 0; r < points->rows(); ++r) {
-            if (points->is_null(r, 0)) continue;
-            const auto pt = model::wkb_point(points->get_string(r, 0));
+        for (size_t r = 0; r < places->rows(); ++r) {
+            if (by_geometry && !places->is_null(r, 1) && !places->is_null(r, 2)) {
+                if (auto b = ext::geometry_bounds_4326(std::string(places->get_string(r, 2)),
+                                                       places->get_string(r, 1))) {
+                    arcs.emplace_back(b->west, b->east);
+                    south = std::min(south, b->south);
+                    north = std::max(north, b->north);
+                    continue;
+                }
+            }
+            if (places->is_null(r, 0)) continue;
+            const auto pt = model::wkb_point(places->get_string(r, 0));
             if (!pt || !std::isfinite(pt->x) || !std::isfinite(pt->y)) continue;
-            lons.push_back(pt->x);
+            arcs.emplace_back(pt->x, pt->x);
             south = std::min(south, pt->y);
             north = std::max(north, pt->y);
         }
-        if (!lons.empty()) {
-            const auto [west, east] = model::longitude_interval(lons);
+        if (!arcs.empty()) {
+            const auto [west, east] = model::longitude_arc(arcs);
             box = {west, south, east, north};
         }
         extent["spatial"] = OrderedJson::array({box[0], box[1], box[2], box[3]});

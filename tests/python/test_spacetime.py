@@ -400,3 +400,19 @@ def test_sandboxed_load_refuses_the_extension_clearly(fixture_paths):
     with pytest.raises(tacocore.TacoQueryError, match="cannot load DuckDB's spatial extension"):
         ds.sql(ST_QUERY)
     assert ids(ds.filter_bbox(-10, 35, 5, 50)) == ["sample_0", "sample_1"]  # needs no extension
+
+
+def test_export_extent_covers_the_kept_footprints_as_create_does(tmp_path):
+    """export recomputes the extent by create's rule: an ISTAC geometry counts by its whole
+    footprint, not by its centroid (which would miss most of each polygon)."""
+    samples = [tacocore.Sample(f"s{i}", b"x", **{
+        "istac:crs": "EPSG:4326", "istac:geometry": box(10 * i, 0, 10 * i + 5, 5 + i).wkb,
+        "istac:centroid": Point(10 * i + 2.5, 2.5).wkb,
+        "istac:time_start": dt.datetime(2020, 1, 1 + i)}) for i in range(4)]
+    path = write(tmp_path, samples)
+    assert tacocore.load(path).collection["extent"]["spatial"] == pytest.approx([0, 0, 35, 8])
+    out = tmp_path / "sub.tacozip"
+    tacocore.export(tacocore.load(path).sql("SELECT * FROM data WHERE id IN ('s1', 's2')"), out)
+    extent = tacocore.load(out).collection["extent"]
+    assert extent["spatial"] == pytest.approx([10, 0, 25, 7])  # centroids alone: [12.5, 2.5, 22.5, 2.5]
+    assert extent["temporal"][0].startswith("2020-01-02") and extent["temporal"][1].startswith("2020-01-03")
