@@ -22,6 +22,13 @@ ContainerFormat parse_container_format(const std::string& f) {
     throw QueryError("format must be 'zip', 'folder' or 'auto', not '" + f + "'");
 }
 
+ExportOptions export_options(const std::string& format, bool overwrite) {
+    ExportOptions o;
+    o.format = parse_container_format(format);
+    o.overwrite = overwrite;
+    return o;
+}
+
 nb::dict export_result_dict(const ExportResult& r) {
     nb::dict d;
     d["path"] = fs_str(r.path);
@@ -37,17 +44,11 @@ void bind_convert(nb::module_& m) {
         "export_dataset",
         [](const Dataset& view, const std::filesystem::path& output, const std::string& format,
            bool overwrite, int compression_level, const std::string& level_codec) {
-            ExportOptions o;
+            ExportOptions o = export_options(format, overwrite);
             o.level_codec = parse_parquet_codec(level_codec);
-            o.format = parse_container_format(format);
-            o.overwrite = overwrite;
             o.compression_level = compression_level;
-            ExportResult r;
-            {
-                nb::gil_scoped_release release;
-                r = export_dataset(view, output, o);
-            }
-            return export_result_dict(r);
+            return write_without_gil(
+                o, [&](const ExportOptions& opts) { return export_dataset(view, output, opts); });
         },
         "view"_a, "output"_a, "format"_a = "auto", "overwrite"_a = false, "compression_level"_a = 3,
         "level_codec"_a = "lz4_raw",
@@ -56,15 +57,9 @@ void bind_convert(nb::module_& m) {
         "convert_dataset",
         [](const std::filesystem::path& input, const std::filesystem::path& output,
            const std::string& format, bool overwrite) {
-            ExportOptions o;
-            o.format = parse_container_format(format);
-            o.overwrite = overwrite;
-            ExportResult r;
-            {
-                nb::gil_scoped_release release;
-                r = convert_dataset(input, output, o);
-            }
-            return export_result_dict(r);
+            return write_without_gil(
+                export_options(format, overwrite),
+                [&](const ExportOptions& opts) { return convert_dataset(input, output, opts); });
         },
         "input"_a, "output"_a, "format"_a = "auto", "overwrite"_a = false,
         "zip2folder / folder2zip: the whole dataset in the other container, losslessly.");

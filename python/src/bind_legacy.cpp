@@ -18,15 +18,9 @@ void bind_legacy(nb::module_& m) {
         "migrate_v1",
         [](const std::filesystem::path& input, const std::filesystem::path& output,
            const std::string& format, bool overwrite) {
-            ExportOptions o;
-            o.format = parse_container_format(format);
-            o.overwrite = overwrite;
-            ExportResult r;
-            {
-                nb::gil_scoped_release release;
-                r = migrate(input, output, o);
-            }
-            return export_result_dict(r);
+            return write_without_gil(
+                export_options(format, overwrite),
+                [&](const ExportOptions& opts) { return migrate(input, output, opts); });
         },
         "input"_a, "output"_a, "format"_a = "auto", "overwrite"_a = false,
         "A legacy v1 file (.tortilla / .taco) rewritten as a TACO 2.0 dataset.");
