@@ -269,6 +269,7 @@ KEPT_SECTIONS = [("<!-- remote-benchmark:begin -->", "<!-- remote-benchmark:end 
                  ("<!-- create-shared-db:begin -->", "<!-- create-shared-db:end -->"),
                  ("<!-- training:begin -->", "<!-- training:end -->"),
                  ("<!-- convert:begin -->", "<!-- convert:end -->"),
+                 ("<!-- sqlstream:begin -->", "<!-- sqlstream:end -->"),
                  ("<!-- spacetime:begin -->", "<!-- spacetime:end -->"),
                  ("<!-- issue15:begin -->", "<!-- issue15:end -->"),
                  ("<!-- decode-floor:begin -->", "<!-- decode-floor:end -->"),
