@@ -234,6 +234,10 @@ METHOD = """\
 - **Same cache state.** Before every run (warm-up included) the harness reads all inputs of the
   run once (the input tree and metadata table, or the ZIP), so each run starts with them in the
   page cache; after every run the output is deleted and `sync` flushes dirty pages outside the clock.
+- **Same file-system placement.** Each run writes into a fresh directory whose parent is marked
+  `chattr +T`, so ext4 places it in a block group with free inodes. Without that, a tool's output
+  could land among the groups the generated inputs filled, where creating a file cost ~30× more
+  kernel CPU for either tool (`spread_subdirectories` in bench/common.py).
 - **Runs.** One warm-up run, then {runs} measured runs, each in a fresh process. The table shows the
   median, min and max of the measured runs; throughput is samples (or bytes) / median.
   Peak RSS is the largest `ru_maxrss` of the measured processes (from `wait4`), i.e. the whole
