@@ -13,6 +13,7 @@
 
 #include "log/messages.hpp"
 #include "raster/local_file_check.hpp"
+#include "raster/gdal_drivers.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::geostats {
@@ -20,14 +21,6 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kPercentiles[4] = {25, 50, 75, 95};
-
-void ensure_gdal() {
-    static std::once_flag once;
-    std::call_once(once, [] {
-        log::route_gdal_messages();
-        GDALAllRegister();
-    });
-}
 
 struct DatasetCloser {
     void operator()(void* h) const { GDALClose(h); }
@@ -367,7 +360,7 @@ class NoDirectoryListing {
 
 std::vector<BandPixelStats> pixel_stats(const std::string& gdal_path, const std::string& label,
                                         const std::vector<long long>* classes) {
-    ensure_gdal();
+    raster::register_drivers();
     if (gdal_path.rfind("/vsi", 0) != 0) raster::refuse_non_regular_local_file(gdal_path);
     CPLErrorReset();
     DatasetPtr ds;

@@ -19,6 +19,7 @@
 #include "query/sandbox.hpp"
 #include "query/sql_compose.hpp"
 #include "query/vsi_path.hpp"
+#include "raster/gdal_drivers.hpp"
 #include "taco/errors.hpp"
 #include "taco/legacy.hpp"
 
@@ -423,6 +424,9 @@ Dataset load(const std::filesystem::path& path, const LoadOptions& options) {
         io::TraceScope trace("load(): wait for DuckDB");
         return session.get();
     }();
+    // The core DuckDB started on is free again: GDAL registers its drivers there while this one
+    // builds the views, so the first raster read does not pay ~3 ms for it.
+    raster::register_drivers_in_background();
     io::TraceScope trace("load(): level views");
     auto ctx = query::make_context(std::move(opened), std::move(levels), std::move(db));
     query::apply_load_options(*ctx, options);

@@ -5,20 +5,11 @@
 #include <mutex>
 
 #include "io/parallel.hpp"
-#include "log/messages.hpp"
 #include "raster/local_file_check.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::raster {
 namespace {
-
-void ensure_gdal() {
-    static std::once_flag once;
-    std::call_once(once, [] {
-        log::route_gdal_messages();
-        GDALAllRegister();
-    });
-}
 
 const char* numpy_name(GDALDataType t) {
     switch (t) {
@@ -58,7 +49,7 @@ struct DatasetHandle {
 
 DatasetHandle open_raster(const std::string& path) {
     refuse_non_regular_local_file(path);  // GDAL would block on a FIFO
-    ensure_gdal();
+    register_drivers();
     DatasetHandle ds{GDALOpenEx(path.c_str(),
                                 GDAL_OF_RASTER | GDAL_OF_READONLY | GDAL_OF_VERBOSE_ERROR, nullptr,
                                 nullptr, nullptr)};
@@ -93,10 +84,6 @@ std::string describe(const RasterShape& s) {
 }
 
 }  // namespace
-
-void register_drivers() {
-    ensure_gdal();
-}
 
 RasterShape probe(const std::string& path) {
     DatasetHandle ds = open_raster(path);

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "raster/gdal_drivers.hpp"
+
 namespace taco::raster {
 
 struct Raster {
@@ -26,11 +28,6 @@ struct RasterShape {
         return bands == o.bands && height == o.height && width == o.width && dtype == o.dtype;
     }
 };
-
-/// Registers GDAL's drivers (and routes its messages) once per process; every open below calls
-/// it. Costs ~20 ms of CPU on first use (GDALAllRegister), which `from osgeo import gdal` pays at
-/// import: a benchmark that compares decode times calls it before its clock starts.
-void register_drivers();
 
 /// Opens `path` and reads its shape and pixel type only (no pixel is decoded). Throws IoError
 /// naming the path when GDAL cannot open it or the pixel type has no numpy equivalent.

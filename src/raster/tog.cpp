@@ -14,15 +14,11 @@
 
 #include "io/staged_output.hpp"
 #include "paths/path_display.hpp"
+#include "raster/gdal_drivers.hpp"
 #include "taco/errors.hpp"
 
 namespace taco {
 namespace {
-
-void register_drivers() {
-    static std::once_flag once;
-    std::call_once(once, [] { GDALAllRegister(); });
-}
 
 struct Handle {
     GDALDatasetH h = nullptr;
@@ -70,7 +66,7 @@ void write_tog(const std::string& input, const std::filesystem::path& output,
         throw SchemaError("block size " + std::to_string(options.block_size) +
                           " is not a positive multiple of 16 (TOG tiles, spec taco-0.2.0)");
     }
-    register_drivers();
+    raster::register_drivers();
     NoPam no_pam;
     Handle src(
         GDALOpenEx(input.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY, nullptr, nullptr, nullptr));
@@ -105,7 +101,7 @@ void write_tog(const std::string& input, const std::filesystem::path& output,
 }
 
 TogCheck check_tog(const std::string& path) {
-    register_drivers();
+    raster::register_drivers();
     NoPam no_pam;
     TogCheck check;
     auto problem = [&](std::string p) { check.problems.push_back(std::move(p)); };
