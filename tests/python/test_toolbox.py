@@ -372,3 +372,24 @@ def test_taco_positional_signature_of_the_issue():
     assert (coll["title"], coll["keywords"], coll["extent"]["spatial"]) == ("The title", ["kw"], [0.0, 0.0, 1.0, 1.0])
     assert coll["taco_version"] == "2.0.0"
     assert tacocore.Taco(t, **COLLECTION_DEFAULTS, taco_version="0.5.0").collection["taco_version"] == "0.5.0"
+
+
+def test_extend_with_one_row_tables_of_alternating_schemas_keeps_each_schema(tmp_path):
+    """extend_with caches the layout of the last Arrow schema it saw (issue 15): tables of two
+    schemas in turn, with types that need converting (float32, int32, list<float>) and nulls,
+    each keep their own names, types and values."""
+    import pyarrow as pa
+    first = pa.table({"f": pa.array([0.5], pa.float32()), "i": pa.array([None], pa.int32()),
+                      "l": pa.array([[1.5, 2.5]], pa.list_(pa.float32()))})
+    second = pa.table({"i": pa.array([7], pa.int32()), "s": pa.array(["x"]),
+                       "t": pa.array([NAIVE], pa.timestamp("us"))})
+    a = tacocore.Sample("a", b"1").extend_with(first)
+    b = tacocore.Sample("b", b"2").extend_with(second)
+    c = tacocore.Sample("c", b"3").extend_with(first)
+    assert a.metadata == {"f": 0.5, "i": None, "l": [1.5, 2.5]}
+    assert b.metadata == {"i": 7, "s": "x", "t": NAIVE}
+    assert c.metadata == a.metadata
+    taco = tacocore.Taco(tacocore.Tortilla([a, c]), **COLLECTION_DEFAULTS)
+    table = tacocore.load(tacocore.create(taco, tmp_path / "a.tacozip")[0]).data.to_arrow()
+    types = dict(arrow_types(table))
+    assert (types["f"], types["i"], types["l"]) == ("float", "int32", "list<l: float>")
