@@ -260,6 +260,12 @@ METHOD = """\
   process like the time (`time.process_time`, `getrusage`); for the `taco create` CLI rows it is
   the whole process's (GNU time). On a machine shared with other work it is inflated far less
   than wall time, so the **CPU ratio** is the one to judge a busy run by.
+- **tacocore Python rows** run the reference's loop with `import tacocore` where the two APIs
+  share names, and the package's own calls where a tacocore user writes them: `read_bytes(key)`
+  (raw, 1 thread), one `read_bytes_many(keys, threads=N)` (raw on N threads), `read_array(key)`
+  (decode, 1 thread), `iter_arrays(keys, threads=N)` (decode on N threads); the method column names
+  the call. The work checked is the C++ row's: the same keys, a CRC-32 of every sample (Python's
+  `zlib.crc32`, ≈1 µs per 4 KiB, serial under the GIL) and a pixel sum of every raster.
 - **Reference offline.** tacoreader runs `INSTALL spatial` on every `load()`; on this offline machine
   DuckDB would then wait ~0.55 s for extensions.duckdb.org each time. The harness points the
   reference's DuckDB connections at an empty local extension repository, which fails the same way
@@ -277,7 +283,8 @@ KEPT_SECTIONS = [("<!-- remote-benchmark:begin -->", "<!-- remote-benchmark:end 
                  ("<!-- spacetime:begin -->", "<!-- spacetime:end -->"),
                  ("<!-- issue15:begin -->", "<!-- issue15:end -->"),
                  ("<!-- decode-floor:begin -->", "<!-- decode-floor:end -->"),
-                 ("<!-- geostats:begin -->", "<!-- geostats:end -->")]
+                 ("<!-- geostats:begin -->", "<!-- geostats:end -->"),
+                 ("<!-- pyread:begin -->", "<!-- pyread:end -->")]
 
 
 def kept_sections(path: str) -> list[str]:

@@ -20,7 +20,8 @@ namespace taco {
 
 namespace query {
 struct DataFrameImpl;
-}
+struct FileRange;
+}  // namespace query
 
 class DataFrame;
 
@@ -73,6 +74,10 @@ class DataFrame {
     /// The exact bytes of a FILE sample, straight from the container. NavigationError for a FOLDER.
     std::string read_bytes(int64_t position) const;
     std::string read_bytes(std::string_view id) const;
+    /// Where a FILE sample's bytes lie (source, offset, size), checked as read_bytes checks it,
+    /// without reading them: for callers that fill buffers of their own (the Python bindings
+    /// read straight into `bytes` objects, many at once on native threads).
+    query::FileRange byte_range(int64_t position) const;
     /// Size in bytes of a FILE sample (no data is read).
     uint64_t byte_size(int64_t position) const;
     uint64_t byte_size(std::string_view id) const;

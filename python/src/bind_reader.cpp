@@ -13,6 +13,7 @@
 #include "py_common.hpp"
 #include "py_paths.hpp"
 #include "query/dataframe_impl.hpp"
+#include "sample_bytes.hpp"
 #include "taco/dataframe.hpp"
 #include "taco/dataset.hpp"
 #include "taco/errors.hpp"
@@ -37,16 +38,6 @@ nb::object read_key(const DataFrame& df, Key key) {
         r = df.read(key);
     }
     return read_result(std::move(r));
-}
-
-template <typename Key>
-nb::bytes read_bytes_key(const DataFrame& df, Key key) {
-    std::string bytes;
-    {
-        nb::gil_scoped_release release;
-        bytes = df.read_bytes(key);
-    }
-    return nb::bytes(bytes.data(), bytes.size());
 }
 
 nb::list contacts(const std::vector<Contact>& list) {
@@ -133,9 +124,10 @@ void bind_reader(nb::module_& m) {
              "FILE row -> its GDAL VSI path; FOLDER row -> a DataFrame of its children.")
         .def("read", &read_key<std::string_view>, "key"_a,
              "FILE row -> its GDAL VSI path; FOLDER row -> a DataFrame of its children.")
-        .def("read_bytes", &read_bytes_key<int64_t>, "key"_a, "The exact bytes of a FILE sample.")
-        .def("read_bytes", &read_bytes_key<std::string_view>, "key"_a,
-             "The exact bytes of a FILE sample.")
+        .def("read_bytes", &read_bytes_at, "key"_a, "The exact bytes of a FILE sample.")
+        .def("read_bytes", &read_bytes_of, "key"_a, "The exact bytes of a FILE sample.")
+        .def("read_bytes_many", &read_bytes_many, "keys"_a, "threads"_a = 0,
+             "The bytes of many FILE samples, in order, read on native threads (0: all cores).")
         .def("byte_size", nb::overload_cast<int64_t>(&DataFrame::byte_size, nb::const_), "key"_a,
              "Size in bytes of a FILE sample (nothing is read).")
         .def("byte_size", nb::overload_cast<std::string_view>(&DataFrame::byte_size, nb::const_),

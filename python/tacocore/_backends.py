@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import io
 import operator
+import os
 import re
-from typing import Any, Dict, Iterable, List, Optional, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Union
 
 from . import _core
 from ._exceptions import TacoBackendError, TacoNavigationError, TacoQueryError
@@ -145,6 +146,40 @@ def _position(key: Any) -> Union[int, str]:
         # Beyond any table, and beyond what the native reader takes (a 64-bit position).
         raise TacoNavigationError(f"Position {position} out of range: no table has that many rows")
     return position
+
+
+def _unguarded(name: str):
+    """The native ``DataFrame`` method without its argument-error wrapper (_native_errors).
+
+    The per-sample hot paths call it directly with a key whose type they have checked (``int`` or
+    ``str``): the wrapper is a Python frame per call, about half of a read's cost. A call the native
+    side refuses (an int beyond 64 bits, a str with surrogate escapes) takes the checked path,
+    which raises the wrapper's message."""
+    method = getattr(_core.DataFrame, name)
+    return getattr(method, "__wrapped__", method)
+
+
+_NATIVE_READ = _unguarded("read")
+_NATIVE_READ_BYTES = _unguarded("read_bytes")
+_NATIVE_READ_BYTES_MANY = _unguarded("read_bytes_many")
+
+
+def _threads(name: str, threads: Any) -> int:
+    """A ``threads=`` argument: None or 0 = every core; a whole number >= 0."""
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 0):
+        raise ValueError(f"{name}(threads=...) takes a whole number >= 0 (0: all cores), not {threads!r}")
+    return min(threads or 0, 1 << 16)
+
+
+def _native_key(key: Any) -> Union[int, str]:
+    """A key the native reader takes, or the TacoNavigationError/ValueError that names it."""
+    key = _position(key)
+    if isinstance(key, str):
+        try:
+            key.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError(f"id {key!r} is not valid Unicode text (it holds surrogate escapes)") from None
+    return key
 
 
 def _protect(key: Any) -> None:
@@ -353,6 +388,20 @@ class TacoDataFrame:
 
     def read(self, key: Union[int, str]) -> Union[str, "TacoDataFrame"]:
         """FILE row -> its GDAL VSI path; FOLDER row -> a TacoDataFrame (same backend) of its children."""
+        if self._aligned and (key.__class__ is int or key.__class__ is str):
+            # The hot path: the native frame checks the range, the row's type and whether the
+            # dataset was closed (its close() reaches every frame taken from it), so nothing
+            # else is done here (docs/READER.md §10.1).
+            try:
+                result = _NATIVE_READ(self._native, key)
+            except TypeError:  # not a 64-bit position / not valid text: the checked path says so
+                return self._read_checked(key)
+            if result.__class__ is str:
+                return result
+            return self._child(self.__class__._wrap_native(result))
+        return self._read_checked(key)
+
+    def _read_checked(self, key: Union[int, str]) -> Union[str, "TacoDataFrame"]:
         self._check_open()
         position, row = self._resolve(key)
         if position is not None:
@@ -370,6 +419,30 @@ class TacoDataFrame:
 
     def read_bytes(self, key: Union[int, str]) -> bytes:
         """The exact bytes of a FILE sample, straight from the container."""
+        if self._aligned and (key.__class__ is int or key.__class__ is str):
+            try:  # the hot path, as in read()
+                return _NATIVE_READ_BYTES(self._native, key)
+            except TypeError:
+                pass
+        return self._read_bytes_checked(key)
+
+    def read_bytes_many(self, keys: Iterable[Union[int, str]], threads: Optional[int] = None) -> List[bytes]:
+        """The exact bytes of many FILE samples, in the order of ``keys`` (positions or ids):
+        one call, the samples located and read in native code on ``threads`` threads (None or 0:
+        every core) without the GIL. The same bytes as ``[df.read_bytes(k) for k in keys]``, and
+        the same error for the first key that fails (nothing is returned then)."""
+        threads = _threads("read_bytes_many", threads)
+        keys = keys if isinstance(keys, list) else list(keys)
+        if self._aligned:
+            if all(k.__class__ is int or k.__class__ is str for k in keys):
+                try:
+                    return _NATIVE_READ_BYTES_MANY(self._native, keys, threads)
+                except TypeError:
+                    pass  # a key the native side cannot take: found and named below
+            return _NATIVE_READ_BYTES_MANY(self._native, [_native_key(k) for k in keys], threads)
+        return [self._read_bytes_checked(k) for k in keys]
+
+    def _read_bytes_checked(self, key: Union[int, str]) -> bytes:
         self._check_open()
         position, row = self._resolve(key)
         if position is not None:
@@ -386,10 +459,38 @@ class TacoDataFrame:
     def read_arrays(self, keys: Iterable[Union[int, str]], threads: Optional[int] = None) -> list:
         """Many FILE samples decoded in parallel (``threads`` defaults to all cores), in order."""
         self._check_open()
-        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 0):
-            raise ValueError(f"read_arrays(threads=...) takes a whole number >= 0 (0: all cores), not {threads!r}")
+        threads = _threads("read_arrays", threads)
         paths = [self._file_path(k) for k in keys]
-        return _core.read_arrays(paths, min(threads or 0, 1 << 16))
+        return _core.read_arrays(paths, threads)
+
+    def iter_arrays(self, keys: Iterable[Union[int, str]], threads: Optional[int] = None) -> Iterator[Any]:
+        """Many FILE samples decoded on ``threads`` threads (None or 0: every core), yielded one
+        at a time in the order of ``keys``: the same arrays as :meth:`read_arrays`, without
+        holding them all. At most ``2 * threads`` are decoded ahead of the consumer, so a loop
+        that uses each array and drops it keeps a few alive, and the allocator hands the same
+        memory back (read_arrays makes every array's pages fresh: docs/READER.md §10.1). A key
+        that is not a FILE raises when the iteration reaches it."""
+        self._check_open()
+        threads = _threads("iter_arrays", threads) or (os.cpu_count() or 1)
+        keys = list(keys)
+        if not keys:
+            return
+        from collections import deque
+        from concurrent.futures import ThreadPoolExecutor
+
+        decode = _core.read_array
+        pending: deque = deque()
+        with ThreadPoolExecutor(min(threads, len(keys)), thread_name_prefix="tacocore-decode") as pool:
+            try:
+                for key in keys:
+                    pending.append(pool.submit(decode, self._file_path(key)))
+                    if len(pending) > 2 * threads:
+                        yield pending.popleft().result()
+                while pending:
+                    yield pending.popleft().result()
+            finally:  # the consumer stopped early or a decode failed: drop what is still queued
+                for future in pending:
+                    future.cancel()
 
     def _file_path(self, key: Union[int, str]) -> str:
         result = self.read(key)

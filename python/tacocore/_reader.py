@@ -161,6 +161,7 @@ class TacoDataset(FlatMixin, SpaceTimeMixin, StatsMixin):
         self._count: Optional[int] = None
         self._table = None
         self._rsut: Optional[bool] = None
+        self._read_frame: Optional["TacoDataFrame"] = None  # the rows read() navigates, once run
         # Made by sql(): repr shows the result table, as tacoreader 2.4.21's sql() result prints.
         self._sql_view = False
         # How to open this dataset again in another process (pickling): see __reduce__.
@@ -171,6 +172,7 @@ class TacoDataset(FlatMixin, SpaceTimeMixin, StatsMixin):
         self._count = None
         self._table = None
         self._rsut = None
+        self._read_frame = None
 
     # --- collection metadata -------------------------------------------------------------------
     id = property(lambda self: self._native.id, doc="The dataset id (COLLECTION ``id``).")
@@ -277,8 +279,13 @@ class TacoDataset(FlatMixin, SpaceTimeMixin, StatsMixin):
         return export(self, output, format=format, overwrite=overwrite, **kwargs)
 
     def read(self, key: Union[int, str]) -> Union[str, "TacoDataFrame"]:
-        """Same as ``.data.read(key)`` (as tacoreader's ``TacoDataset.read``)."""
-        return self.data.read(key)
+        """Same as ``.data.read(key)`` (as tacoreader's ``TacoDataset.read``). The view is run on
+        the first ``read`` and its rows kept for the next ones (a loop of ``ds.read(i)`` would
+        otherwise run the whole query per sample); ``clear_cache()`` and ``close()`` drop them."""
+        frame = self._read_frame
+        if frame is None:
+            frame = self._read_frame = self.data
+        return frame.read(key)
 
     # --- lifetime --------------------------------------------------------------------------------
     def close(self) -> None:
@@ -288,6 +295,7 @@ class TacoDataset(FlatMixin, SpaceTimeMixin, StatsMixin):
         it was made from, and other loads of the same files, stay usable."""
         self._closed = True
         self._table = None
+        self._read_frame = None
         # The native close reaches what Python does not track: frames handed to other code,
         # their children, concat() results, and readers on other threads (a read already
         # running completes; any later one raises the same TacoQueryError).

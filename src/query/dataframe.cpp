@@ -194,10 +194,13 @@ ReadResult DataFrame::read(std::string_view id) const {
     return read(static_cast<int64_t>(position_of(id)));
 }
 
-std::string DataFrame::read_bytes(int64_t position) const {
+query::FileRange DataFrame::byte_range(int64_t position) const {
     const size_t row = checked_position(position);
-    const query::FileRange r =
-        query::locate_file(*impl_->ctx, file_vsi(*impl_, row), name_of(*impl_, row));
+    return query::locate_file(*impl_->ctx, file_vsi(*impl_, row), name_of(*impl_, row));
+}
+
+std::string DataFrame::read_bytes(int64_t position) const {
+    const query::FileRange r = byte_range(position);
     return r.source->read_string(r.offset, static_cast<size_t>(r.size), "sample bytes");
 }
 

@@ -1,6 +1,7 @@
 """Helper of test_gil.py (run as a subprocess): proves that a tacocore call releases the GIL.
 
-    python gil_probe.py OPERATION      (load | data | count | read_array | read_arrays | read_bytes)
+    python gil_probe.py OPERATION      (load | data | count | read_array | read_arrays | read_bytes |
+                                   read_bytes_many)
 
 The operation is pointed at a named pipe (FIFO). Opening a FIFO for reading blocks until a writer
 opens it, so the call blocks inside C++. A background thread makes the call while the main thread
@@ -43,7 +44,8 @@ else:
     df = tacocore.load(out).data
     call = {"read_array": lambda: df.read_array(0),
             "read_arrays": lambda: df.read_arrays([0], threads=1),
-            "read_bytes": lambda: df.read_bytes(0)}[op]
+            "read_bytes": lambda: df.read_bytes(0),
+            "read_bytes_many": lambda: df.read_bytes_many([0], threads=1)}[op]
 
 result = {}
 

@@ -27,11 +27,12 @@ import tacocore
 from conftest import COLLECTION_DEFAULTS
 
 PROBE = pathlib.Path(__file__).with_name("gil_probe.py")
-REFUSES_FIFO = {"load", "read_bytes", "read_array", "read_arrays"}
+REFUSES_FIFO = {"load", "read_bytes", "read_bytes_many", "read_array", "read_arrays"}
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
-@pytest.mark.parametrize("op", ["load", "data", "count", "read_array", "read_arrays", "read_bytes"])
+@pytest.mark.parametrize("op", ["load", "data", "count", "read_array", "read_arrays", "read_bytes",
+                                "read_bytes_many"])
 def test_blocked_call_lets_python_run(op):
     try:
         proc = subprocess.run([sys.executable, str(PROBE), op], capture_output=True, text=True, timeout=60)
@@ -60,7 +61,10 @@ def longest_pause(work) -> tuple[float, float, int]:
     def background():
         started.set()
         t0 = time.perf_counter()
-        work()
+        try:
+            work()
+        except BaseException as exc:  # noqa: BLE001 - re-raised below (else the loop never ends)
+            span["error"] = exc
         span["seconds"] = time.perf_counter() - t0
         done.set()
 
@@ -75,6 +79,8 @@ def longest_pause(work) -> tuple[float, float, int]:
         last = now
         n += 1
     thread.join()
+    if "error" in span:
+        raise span["error"]
     return span["seconds"], gap, n
 
 
