@@ -14,39 +14,15 @@
 
 #include "model/extent.hpp"
 #include "taco/value.hpp"
+#include "wkb_test_util.hpp"
 
 using namespace taco;
 using model::ExtentColumns;
 using model::PlaceBounds;
+using test::wkb_box;
+using test::wkb_point;
 
 namespace {
-
-// WKB 2-D point, little endian.
-std::string point(double x, double y) {
-    std::string b(21, '\0');
-    b[0] = 1;
-    uint32_t type = 1;
-    std::memcpy(&b[1], &type, 4);
-    std::memcpy(&b[5], &x, 8);
-    std::memcpy(&b[13], &y, 8);
-    return b;
-}
-
-// WKB polygon with one ring, little endian.
-std::string box(double w, double s, double e, double n) {
-    const std::vector<std::pair<double, double>> ring{{w, s}, {e, s}, {e, n}, {w, n}, {w, s}};
-    std::string b(13, '\0');
-    b[0] = 1;
-    uint32_t type = 3, rings = 1, count = static_cast<uint32_t>(ring.size());
-    std::memcpy(&b[1], &type, 4);
-    std::memcpy(&b[5], &rings, 4);
-    std::memcpy(&b[9], &count, 4);
-    for (auto [x, y] : ring) {
-        b.append(reinterpret_cast<const char*>(&x), 8);
-        b.append(reinterpret_cast<const char*>(&y), 8);
-    }
-    return b;
-}
 
 ColumnType binary(const std::string& name) {
     return {name, DataType::binary()};
@@ -124,14 +100,14 @@ TEST(PlaceBounds, EmptyWithoutAnyPlace) {
     p.add(std::nullopt, std::nullopt, std::nullopt);
     p.add(std::nullopt, std::nullopt, std::string_view("not wkb"));
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    const std::string nan_point = point(nan, 1.0);
+    const std::string nan_point = wkb_point(nan, 1.0);
     p.add(std::nullopt, std::nullopt, nan_point);
     EXPECT_FALSE(p.bounds().has_value());
 }
 
 TEST(PlaceBounds, CentroidsGiveMinMax) {
     PlaceBounds p;
-    const std::string a = point(10, 40), b = point(-3, 50), c = point(4, 45);
+    const std::string a = wkb_point(10, 40), b = wkb_point(-3, 50), c = wkb_point(4, 45);
     p.add(std::nullopt, std::nullopt, a);
     p.add(std::nullopt, std::nullopt, b);
     p.add(std::nullopt, std::nullopt, c);
@@ -140,7 +116,7 @@ TEST(PlaceBounds, CentroidsGiveMinMax) {
 
 TEST(PlaceBounds, CentroidsAroundTheAntimeridianCrossIt) {
     PlaceBounds p;
-    const std::string east = point(179, -1), west = point(-179, 2);
+    const std::string east = wkb_point(179, -1), west = wkb_point(-179, 2);
     p.add(std::nullopt, std::nullopt, east);
     p.add(std::nullopt, std::nullopt, west);
     expect_box(p.bounds(), {179, -1, -179, 2});
@@ -148,14 +124,14 @@ TEST(PlaceBounds, CentroidsAroundTheAntimeridianCrossIt) {
 
 TEST(PlaceBounds, FootprintCountsByItsBoundsNotItsCentroid) {
     PlaceBounds p;
-    const std::string footprint = box(10, 20, 12, 24), centroid = point(11, 22);
+    const std::string footprint = wkb_box(10, 20, 12, 24), centroid = wkb_point(11, 22);
     p.add(std::string_view("EPSG:4326"), footprint, centroid);
     expect_box(p.bounds(), {10, 20, 12, 24});
 }
 
 TEST(PlaceBounds, UnreadableFootprintFallsBackToCentroid) {
     PlaceBounds p;
-    const std::string footprint = box(10, 20, 12, 24), centroid = point(11, 22);
+    const std::string footprint = wkb_box(10, 20, 12, 24), centroid = wkb_point(11, 22);
     p.add(std::string_view("EPSG:4326"), std::string_view("not wkb"), centroid);
     p.add(std::string_view("not a crs"), footprint, centroid);
     expect_box(p.bounds(), {11, 22, 11, 22});
@@ -166,7 +142,7 @@ TEST(PlaceBounds, UnreadableFootprintFallsBackToCentroid) {
 
 TEST(PlaceBounds, FootprintsAndCentroidsMix) {
     PlaceBounds p;
-    const std::string footprint = box(10, 20, 12, 24), far = point(-5, -30);
+    const std::string footprint = wkb_box(10, 20, 12, 24), far = wkb_point(-5, -30);
     p.add(std::string_view("EPSG:4326"), footprint, std::nullopt);
     p.add(std::nullopt, std::nullopt, far);
     expect_box(p.bounds(), {-5, -30, 12, 24});
@@ -175,7 +151,7 @@ TEST(PlaceBounds, FootprintsAndCentroidsMix) {
 TEST(PlaceBounds, ProjectedFootprintIsCarriedTo4326) {
     // UTM 33N, 500 km easting is the central meridian 15°E; 0..10 km north of the equator.
     PlaceBounds p;
-    const std::string footprint = box(495000, 0, 505000, 10000);
+    const std::string footprint = wkb_box(495000, 0, 505000, 10000);
     p.add(std::string_view("EPSG:32633"), footprint, std::nullopt);
     const auto b = p.bounds();
     ASSERT_TRUE(b.has_value());
