@@ -11,7 +11,7 @@ export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
 .PHONY: all setup configure build demo test test-unit test-cli test-interop test-bench-harness \
-        asan asan-python fuzz bench format clean
+        asan asan-python fuzz bench format format-check clean
 
 all: build
 
@@ -49,8 +49,13 @@ bench: build
 	@./scripts/install_python.sh   # the Python package is one of the measured tools
 	@$(PY) bench/run.py --profile $(if $(FULL),full,quick)
 
+# clang-format over src/ include/ tools/ python/src/ bench/micro tests/unit (scripts/format.sh):
+# format reformats the files that need it, format-check lists them and fails.
 format:
-	@clang-format -i $$(git ls-files '*.cpp' '*.hpp')
+	@./scripts/format.sh
+
+format-check:
+	@./scripts/format.sh --check
 
 clean:
 	rm -rf $(BUILD_DIR) build-asan build-fuzz

@@ -6,6 +6,9 @@
 # benchmark harness so it cannot rot.
 # tests/python comes last among the pytest directories: its modules import names from its
 # conftest, which must be the one loaded last.
+# pytest runs with TACO_STRICT_SKIPS=1: everything is installed and built here, so a skipped test
+# fails (tests/conftest.py) unless it is marked allowed_skip with a reason; -rs lists those that
+# did skip, and a module that skips at import fails the run without stopping the other modules.
 # Prints a closing 'N passed, N failed' line over the suites; exits non-zero if anything failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +30,8 @@ run_suite() {
 run_suite unit ./build/bin/taco_unit_tests --gtest_brief=1
 run_suite readme-example ./build/bin/example_quickstart build/example-quickstart
 run_suite python-package ./scripts/install_python.sh
-run_suite pytest "$PY" -m pytest -q -p no:cacheprovider tests/cli tests/interop tests/remote tests/legacy tests/training tests/python
+PYTEST_STRICT=(env TACO_STRICT_SKIPS=1 "$PY" -m pytest -q -rs -p no:cacheprovider --continue-on-collection-errors)
+run_suite pytest "${PYTEST_STRICT[@]}" tests/meta tests/cli tests/interop tests/remote tests/legacy tests/training tests/python
 # The same C++ unit tests and CLI suite again under ASan + UBSan (build-asan, the debug-asan
 # preset; ccache makes the rebuild cheap). The kill loop is timing, not memory: left to the
 # release run above.
@@ -36,7 +40,7 @@ asan_build() {
 }
 run_suite asan-build asan_build
 run_suite asan-unit env ASAN_OPTIONS=detect_leaks=1 ./build-asan/bin/taco_unit_tests --gtest_brief=1
-run_suite asan-cli env TACO_SANITIZED=1 TACO_BUILD_DIR=build-asan "$PY" -m pytest -q -p no:cacheprovider \
+run_suite asan-cli env TACO_SANITIZED=1 TACO_BUILD_DIR=build-asan "${PYTEST_STRICT[@]}" \
     tests/cli --deselect tests/cli/test_cli_faults.py::test_sigkill_during_overwrite_keeps_a_complete_dataset
 if [ -f bench/run.py ]; then
     run_suite bench-harness "$PY" bench/run.py --profile tiny --out build/bench-tiny --no-report

@@ -1,17 +1,13 @@
 #include "convert/collection_rewrite.hpp"
 
 #include <chrono>
-#include <cmath>
 #include <ctime>
-#include <limits>
 
 #include "format/collection_json.hpp"
 #include "metadata/result_table.hpp"
 #include "model/extent.hpp"
 #include "model/time_format.hpp"
-#include "model/wkb.hpp"
 #include "taco/errors.hpp"
-#include "taco/extensions.hpp"
 
 namespace taco::convert {
 namespace {
@@ -19,78 +15,48 @@ namespace {
 using format::OrderedJson;
 using metadata::quote_identifier;
 
-bool has(const std::vector<ColumnType>& cols, const std::string& name, TypeId type) {
-    for (const ColumnType& c : cols)
-        if (c.name == name && c.type.id() == type) return true;
-    return false;
-}
-
-// The extent of the kept rows, by compute_extent's rule (src/model/extent.cpp): the first level
-// with STAC, else ISTAC, place and time_start columns; an ISTAC geometry counts by its own
-// footprint (carried to EPSG:4326), a row without one by its centroid. nullopt when no level has
-// them, so the source's stays.
+// The extent of the kept rows, by compute_extent's rule (src/model/extent.cpp, which this shares
+// the column choice and the place accumulation with): the first level with STAC, else ISTAC,
+// place and time_start columns; an ISTAC geometry counts by its own footprint (carried to
+// EPSG:4326), a row without one by its centroid. nullopt when no level has them, so the source's
+// stays.
 std::optional<OrderedJson> kept_extent(const ExportTree& tree, ExportTables& tables,
                                        metadata::DuckSession& db) {
     for (size_t d = 0; d < tree.levels.size(); ++d) {
-        const auto& cols = tables.source_columns(d);
-        std::string prefix;
-        for (const char* p : {"stac:", "istac:"}) {
-            const std::string pre = p;
-            const bool placed = has(cols, pre + "centroid", TypeId::Binary) ||
-                                (pre == "istac:" && has(cols, pre + "geometry", TypeId::Binary));
-            if (placed && has(cols, pre + "time_start", TypeId::Timestamp)) {
-                prefix = pre;
-                break;
-            }
-        }
-        if (prefix.empty()) continue;
+        const model::ExtentColumns cols = model::extent_columns(tables.source_columns(d));
+        if (cols.prefix.empty()) continue;
         const std::string& table = tables.staged_table(d);
         OrderedJson extent = OrderedJson::object();
-        std::array<double, 4> box{-180.0, -90.0, 180.0, 90.0};
-        const bool by_geometry = prefix == "istac:" &&
-                                 has(cols, "istac:geometry", TypeId::Binary) &&
-                                 has(cols, "istac:crs", TypeId::String);
-        const bool has_centroid = has(cols, prefix + "centroid", TypeId::Binary);
         auto places = metadata::ResultTable::fetch(
-            db, "SELECT " + (has_centroid ? quote_identifier(prefix + "centroid") : "NULL::BLOB") +
-                    (by_geometry ? ", \"istac:geometry\", \"istac:crs\"" : "") + " FROM " + table);
-        std::vector<std::pair<double, double>> arcs;
-        double south = std::numeric_limits<double>::infinity(), north = -south;
+            db,
+            "SELECT " +
+                (cols.has_centroid ? quote_identifier(cols.prefix + "centroid") : "NULL::BLOB") +
+                (cols.by_geometry ? ", \"istac:crs\", \"istac:geometry\"" : "") + " FROM " + table);
+        auto cell = [&](size_t r, size_t c) -> std::optional<std::string_view> {
+            if (places->is_null(r, c)) return std::nullopt;
+            return places->get_string(r, c);
+        };
+        model::PlaceBounds place;
         for (size_t r = 0; r < places->rows(); ++r) {
-            if (by_geometry && !places->is_null(r, 1) && !places->is_null(r, 2)) {
-                if (auto b = ext::geometry_bounds_4326(std::string(places->get_string(r, 2)),
-                                                       places->get_string(r, 1))) {
-                    arcs.emplace_back(b->west, b->east);
-                    south = std::min(south, b->south);
-                    north = std::max(north, b->north);
-                    continue;
-                }
-            }
-            if (places->is_null(r, 0)) continue;
-            const auto pt = model::wkb_point(places->get_string(r, 0));
-            if (!pt || !std::isfinite(pt->x) || !std::isfinite(pt->y)) continue;
-            arcs.emplace_back(pt->x, pt->x);
-            south = std::min(south, pt->y);
-            north = std::max(north, pt->y);
+            if (cols.by_geometry)
+                place.add(cell(r, 1), cell(r, 2), cell(r, 0));
+            else
+                place.add(std::nullopt, std::nullopt, cell(r, 0));
         }
-        if (!arcs.empty()) {
-            const auto [west, east] = model::longitude_arc(arcs);
-            box = {west, south, east, north};
-        }
+        const std::array<double, 4> box =
+            place.bounds().value_or(std::array<double, 4>{-180.0, -90.0, 180.0, 90.0});
         extent["spatial"] = OrderedJson::array({box[0], box[1], box[2], box[3]});
         extent["temporal"] = nullptr;
         // compute_extent's rule: each row covers [time_start, time_end] (middle or the other end
         // standing in for a null), the range holds them all.
-        std::vector<std::string> times;
-        for (const char* suffix : {"time_start", "time_middle", "time_end"})
-            if (has(cols, prefix + suffix, TypeId::Timestamp))
-                times.push_back(quote_identifier(prefix + suffix));
+        const auto& times = cols.time_columns;
         if (!times.empty()) {
-            std::string first = times.size() == 1 ? times[0] : "coalesce(", last = first;
+            auto quoted = [&](size_t i) { return quote_identifier(times[i]); };
+            std::string first = times.size() == 1 ? quoted(0) : "coalesce(", last = first;
             if (times.size() > 1) {
                 for (size_t i = 0; i < times.size(); ++i) {
-                    first += (i ? ", " : "") + times[i];
-                    last += (i ? ", " : "") + times[times.size() - 1 - i];
+                    first += (i ? ", " : "") + quoted(i);
+                    last += (i ? ", " : "") + quoted(times.size() - 1 - i);
                 }
                 first += ")";
                 last += ")";

@@ -34,11 +34,7 @@ bool has_column(const std::vector<ColumnType>& schema, const std::string& name, 
 // the smallest range holding all of them. The reference takes min/max of time_middle first,
 // which cuts off the first half of the earliest interval and the second half of the last.
 std::optional<std::array<std::string, 2>> temporal_extent(const std::vector<const Sample*>& samples,
-                                                          const std::vector<ColumnType>& schema,
-                                                          const std::string& prefix) {
-    std::vector<std::string> cols;
-    for (const char* suffix : {"time_start", "time_middle", "time_end"})
-        if (has_column(schema, prefix + suffix, TypeId::Timestamp)) cols.push_back(prefix + suffix);
+                                                          const std::vector<std::string>& cols) {
     int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
     for (const Sample* s : samples) {
         for (const auto& col : cols) {  // start, middle, end: the first known is the earliest
@@ -97,67 +93,82 @@ std::pair<double, double> longitude_arc(const std::vector<std::pair<double, doub
     return {merged[cut].first, merged[cut - 1].second};  // crosses the antimeridian: west > east
 }
 
-std::pair<double, double> longitude_interval(std::vector<double> lons) {
-    std::vector<std::pair<double, double>> arcs;
-    arcs.reserve(lons.size());
-    for (double x : lons) arcs.emplace_back(x, x);
-    return longitude_arc(arcs);
+ExtentColumns extent_columns(const std::vector<ColumnType>& schema) {
+    ExtentColumns cols;
+    // The first of STAC, then ISTAC, with a place and time_start; ISTAC's place may be its
+    // geometry alone.
+    for (const char* p : {"stac:", "istac:"}) {
+        const std::string pre = p;
+        const bool placed =
+            has_column(schema, pre + "centroid", TypeId::Binary) ||
+            (pre == "istac:" && has_column(schema, pre + "geometry", TypeId::Binary));
+        if (placed && has_column(schema, pre + "time_start", TypeId::Timestamp)) {
+            cols.prefix = pre;
+            break;
+        }
+    }
+    if (cols.prefix.empty()) return cols;
+    cols.has_centroid = has_column(schema, cols.prefix + "centroid", TypeId::Binary);
+    cols.by_geometry = cols.prefix == "istac:" &&
+                       has_column(schema, "istac:geometry", TypeId::Binary) &&
+                       has_column(schema, "istac:crs", TypeId::String);
+    for (const char* suffix : {"time_start", "time_middle", "time_end"})
+        if (has_column(schema, cols.prefix + suffix, TypeId::Timestamp))
+            cols.time_columns.push_back(cols.prefix + suffix);
+    return cols;
+}
+
+void PlaceBounds::add(std::optional<std::string_view> crs, std::optional<std::string_view> geometry,
+                      std::optional<std::string_view> centroid) {
+    // The footprint's own bounds, carried to EPSG:4326 (the reference uses only centroids, so
+    // its box misses most of every footprint). An unreadable footprint falls back to the
+    // centroid.
+    if (crs && geometry) {
+        if (auto b = ext::geometry_bounds_4326(std::string(*crs), *geometry)) {
+            arcs_.emplace_back(b->west, b->east);
+            south_ = std::min(south_, b->south);
+            north_ = std::max(north_, b->north);
+            return;
+        }
+    }
+    if (!centroid) return;
+    const auto pt = wkb_point(*centroid);
+    if (!pt || !std::isfinite(pt->x) || !std::isfinite(pt->y)) return;
+    arcs_.emplace_back(pt->x, pt->x);
+    south_ = std::min(south_, pt->y);
+    north_ = std::max(north_, pt->y);
+}
+
+std::optional<std::array<double, 4>> PlaceBounds::bounds() const {
+    if (arcs_.empty()) return std::nullopt;
+    const auto [west, east] = longitude_arc(arcs_);
+    return std::array<double, 4>{west, south_, east, north_};
 }
 
 Extent compute_extent(const Tortilla& root) {
     Extent extent;  // global box, no temporal
     auto schemas = level_schemas(root);
     for (size_t level = 0; level < schemas.size(); ++level) {
-        const auto& schema = schemas[level];
-        // The reference's rule: the first level with STAC (then ISTAC) place and time columns.
-        // An ISTAC level may give its place by geometry alone.
-        std::string prefix;
-        for (const char* p : {"stac:", "istac:"}) {
-            const std::string pre = p;
-            const bool placed =
-                has_column(schema, pre + "centroid", TypeId::Binary) ||
-                (pre == "istac:" && has_column(schema, pre + "geometry", TypeId::Binary));
-            if (placed && has_column(schema, pre + "time_start", TypeId::Timestamp)) {
-                prefix = pre;
-                break;
-            }
-        }
-        if (prefix.empty()) continue;
-        auto samples = samples_at(root, level);
-        const bool by_geometry = prefix == "istac:" &&
-                                 has_column(schema, "istac:geometry", TypeId::Binary) &&
-                                 has_column(schema, "istac:crs", TypeId::String);
-        std::vector<std::pair<double, double>> arcs;
-        double south = std::numeric_limits<double>::infinity(), north = -south;
+        const ExtentColumns cols = extent_columns(schemas[level]);
+        if (cols.prefix.empty()) continue;
+        const auto samples = samples_at(root, level);
+        // A null Value is no value: the row falls back, or adds nothing.
+        auto text = [](const Sample* s,
+                       const std::string& name) -> std::optional<std::string_view> {
+            const Value* v = s->get(name);
+            if (!v || v->is_null()) return std::nullopt;
+            return std::string_view(v->as_string());
+        };
+        PlaceBounds place;
         for (const Sample* s : samples) {
-            // ISTAC: the footprint's own bounds, carried to EPSG:4326 (the reference uses only
-            // centroids, so its box misses most of every footprint). A sample whose geometry is
-            // null or unreadable falls back to its centroid.
-            if (by_geometry) {
-                const Value* g = s->get("istac:geometry");
-                const Value* c = s->get("istac:crs");
-                if (g && !g->is_null() && c && !c->is_null()) {
-                    if (auto b = ext::geometry_bounds_4326(c->as_string(), g->as_string())) {
-                        arcs.emplace_back(b->west, b->east);
-                        south = std::min(south, b->south);
-                        north = std::max(north, b->north);
-                        continue;
-                    }
-                }
-            }
-            const Value* v = s->get(prefix + "centroid");
-            if (!v || v->is_null()) continue;
-            auto pt = wkb_point(v->as_string());
-            if (!pt || !std::isfinite(pt->x) || !std::isfinite(pt->y)) continue;
-            arcs.emplace_back(pt->x, pt->x);
-            south = std::min(south, pt->y);
-            north = std::max(north, pt->y);
+            if (cols.by_geometry)
+                place.add(text(s, "istac:crs"), text(s, "istac:geometry"),
+                          text(s, cols.prefix + "centroid"));
+            else
+                place.add(std::nullopt, std::nullopt, text(s, cols.prefix + "centroid"));
         }
-        if (!arcs.empty()) {
-            auto [west, east] = longitude_arc(arcs);
-            extent.spatial = {west, south, east, north};
-        }
-        extent.temporal = temporal_extent(samples, schema, prefix);
+        if (auto box = place.bounds()) extent.spatial = *box;
+        extent.temporal = temporal_extent(samples, cols.time_columns);
         break;
     }
     return extent;

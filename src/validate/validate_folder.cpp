@@ -4,12 +4,12 @@
 #include <unordered_set>
 
 #include "format/dataset_open.hpp"
-#include "validate/validate_checks.hpp"
-#include "validate/validate_tables.hpp"
 #include "io/contained_path.hpp"
 #include "io/file.hpp"
 #include "paths/path_anchor.hpp"
 #include "taco/errors.hpp"
+#include "validate/validate_checks.hpp"
+#include "validate/validate_tables.hpp"
 
 namespace fs = std::filesystem;
 

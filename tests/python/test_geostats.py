@@ -29,8 +29,8 @@ def write_tif(path, data: np.ndarray, nodata=None, options=("TILED=YES", "BLOCKX
         band = ds.GetRasterBand(b + 1)
         if nodata is not None:
             band.SetNoDataValue(nodata)
-        # WriteRaster, not WriteArray: osgeo.gdal_array (3.6.2) is not ABI-compatible with the
-        # venv's numpy 2 and crashes; raw bytes avoid it.
+        # Raw bytes through WriteRaster keep this helper free of osgeo.gdal_array. (gdal_array
+        # itself works with the venv's numpy 2: scripts/setup_python.sh builds it against it.)
         band.WriteRaster(0, 0, w, h, np.ascontiguousarray(data[b]).tobytes())
     ds = None
     return str(path)

@@ -156,6 +156,7 @@ def test_osgeo_opens_the_vsi_paths_of_read(demo_datasets):
 
 
 @pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="Linux only")
+@pytest.mark.allowed_skip(reason="os.sched_getaffinity exists only on Linux")
 def test_gdal_vsi_paths_survive_many_threads(geotiff_zip):
     """Many threads decoding through /vsisubfile/ of one ZIP give the same pixels as one."""
     df = tacocore.load(geotiff_zip).data

@@ -13,21 +13,12 @@
 #include "model/time_format.hpp"
 #include "taco/collection.hpp"
 #include "taco/errors.hpp"
+#include "wkb_test_util.hpp"
 
 using namespace taco;
+using test::wkb_point;
 
 namespace {
-
-// WKB 2-D point, little endian.
-std::string point(double x, double y) {
-    std::string b(21, '\0');
-    b[0] = 1;
-    uint32_t type = 1;
-    std::memcpy(&b[1], &type, 4);
-    std::memcpy(&b[5], &x, 8);
-    std::memcpy(&b[13], &y, 8);
-    return b;
-}
 
 int64_t t(const std::string& iso) {
     auto v = model::parse_iso_utc(iso);
@@ -39,7 +30,7 @@ int64_t t(const std::string& iso) {
 Sample located(const std::string& id, double lon, double lat, const std::string& start,
                const std::string& prefix = "stac:") {
     Sample s = Sample::bytes(id, "x");
-    s.set(prefix + "centroid", Value::binary(point(lon, lat)));
+    s.set(prefix + "centroid", Value::binary(wkb_point(lon, lat)));
     s.set(prefix + "time_start", Value::timestamp(t(start)));
     return s;
 }
@@ -94,7 +85,7 @@ TEST(Extent, WithoutStacTheBoxIsGlobalAndTimeIsNull) {
 
 TEST(Extent, CentroidWithoutTimeStartIsNotEnough) {
     Sample s = Sample::bytes("a", "x");
-    s.set("stac:centroid", Value::binary(point(10, 20)));
+    s.set("stac:centroid", Value::binary(wkb_point(10, 20)));
     s.set("stac:time_end", Value::timestamp(t("2023-01-01")));
     Extent e = model::compute_extent(Tortilla({s}));
     expect_box(e, -180.0, -90.0, 180.0, 90.0);
@@ -127,7 +118,7 @@ TEST(Extent, FromStacAtLevel1Only) {
 TEST(Extent, StacIsPreferredOverIstacAtTheSameLevel) {
     auto both = [](const std::string& id, double shift) {
         Sample s = located(id, 100 + shift, 10 + shift, "2001-01-01", "istac:");
-        s.set("stac:centroid", Value::binary(point(-50 + shift, -20 + shift)));
+        s.set("stac:centroid", Value::binary(wkb_point(-50 + shift, -20 + shift)));
         s.set("stac:time_start", Value::timestamp(t("2020-01-01") + static_cast<int64_t>(shift)));
         return s;
     };
@@ -147,7 +138,7 @@ TEST(Extent, IstacIsUsedWithoutStac) {
 TEST(Extent, TheFirstLevelWithCentroidsWinsEvenIfItIsIstac) {
     auto tile = [](const std::string& id, double lon) {
         Sample f = Sample::folder(id, Tortilla({located("img", 100, 50, "2030-01-01")}));
-        f.set("istac:centroid", Value::binary(point(lon, 1)));
+        f.set("istac:centroid", Value::binary(wkb_point(lon, 1)));
         f.set("istac:time_start", Value::timestamp(t("2010-01-01")));
         return f;
     };
@@ -185,7 +176,7 @@ TEST(Extent, AllNullTimeMiddleStillCoversStartToEnd) {
 TEST(Extent, AllNullTimeStartFallsBackToTimeEnd) {
     auto s = [](const std::string& id, double lon, const std::string& end) {
         Sample x = Sample::bytes(id, "x");
-        x.set("stac:centroid", Value::binary(point(lon, 0)));
+        x.set("stac:centroid", Value::binary(wkb_point(lon, 0)));
         x.set("stac:time_start", Value::null(DataType::timestamp()));
         x.set("stac:time_end", Value::timestamp(t(end)));
         return x;

@@ -8,7 +8,6 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "output.hpp"
 #include "create_on_dask.hpp"
 #include "create_stats.hpp"
 #include "dataset_output.hpp"
@@ -16,6 +15,7 @@
 #include "format/collection_parse.hpp"
 #include "format/create_session.hpp"
 #include "io/file.hpp"
+#include "output.hpp"
 #include "progress.hpp"
 #include "taco/errors.hpp"
 #include "taco/extensions.hpp"
@@ -32,9 +32,9 @@ struct CreateArgs {
     std::vector<std::string> licenses, providers, tasks, keywords;
     size_t pad_to = 0;
     bool overwrite = false, json = false, quiet = false, follow_symlinks = false;
-    bool stac = false;      // stac:* columns from each GeoTIFF's georeferencing
+    bool stac = false;        // stac:* columns from each GeoTIFF's georeferencing
     std::string level_codec;  // --level-codec: empty = the default (LZ4_RAW)
-    std::string scheduler;  // with workers: the create runs on Dask (create_on_dask.hpp)
+    std::string scheduler;    // with workers: the create runs on Dask (create_on_dask.hpp)
     int workers = 0;
     unsigned threads = 0;  // --threads: for --stac and (unless --stats-threads) --stats
     // TACO-level extensions (include/taco/extensions.hpp): --sensor, --split-strategy and
