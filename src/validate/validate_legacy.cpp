@@ -25,12 +25,15 @@ void check_ids(const Dataset& ds, size_t d, FindingSink& sink, const std::string
                    in + ": " + std::to_string(n) + " sample" + (n == 1 ? " has" : "s have") +
                        " no id (expected a non-empty `tortilla:id`)");
     }
+    // Level 0's internal:parent_id is each row's own index (as in TACO 2.0): its siblings are
+    // the whole level. Below, siblings share a parent.
+    const std::string siblings = d == 0 ? "id" : "\"internal:parent_id\", id";
     const DataFrame dup =
         level
             .sql(
-                "SELECT id, count(*) AS n FROM data WHERE id IS NOT NULL AND id <> '' GROUP BY "
-                "\"internal:parent_id\", id HAVING count(*) > 1 ORDER BY "
-                "min(\"internal:current_id\")")
+                "SELECT id, count(*) AS n FROM data WHERE id IS NOT NULL AND "
+                "id <> '' GROUP BY " +
+                siblings + " HAVING count(*) > 1 ORDER BY min(\"internal:current_id\")")
             .data_raw();
     for (size_t r = 0; r < dup.rows(); ++r) {
         sink.error("legacy.v1.id", where,

@@ -73,3 +73,31 @@ def test_multi_part_missing_a_part_is_invalid(v1, taco, tmp_path):
         shutil.copy(v1.path(part), tmp_path / part)
     (err,) = errors_of(report(taco, tmp_path / "multi.0000.part.taco", 1))
     assert "multi" in err["message"]
+
+
+DUPLICATE_WRITER = """
+import pathlib, sys
+import pytortilla
+from pytortilla.datamodel import Sample, Samples
+src, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+samples = [Sample(id=i, path=src / f"tile_{k}.tif", file_format="GTiff")
+           for k, i in enumerate(["a", "b", "a", ""])]
+# pytortilla refuses repeated ids in Samples' validator; model_construct skips it, so the
+# writer itself writes the file a buggy or older writer could have.
+pytortilla.create(Samples.model_construct(samples=samples), out, nworkers=1, quiet=True)
+"""
+
+
+def test_repeated_and_empty_ids_are_found(v1, taco, tmp_path):
+    from conftest import LEGACY_PY
+    import subprocess
+    out = tmp_path / "dup.tortilla"
+    proc = subprocess.run([str(LEGACY_PY), "-c", DUPLICATE_WRITER, str(v1.inputs), str(out)],
+                          capture_output=True, text=True, timeout=300)
+    if proc.returncode != 0 or not out.exists():
+        pytest.skip(f"the legacy writer did not write a file with repeated ids: {proc.stderr[-300:]}")
+    errs = errors_of(report(taco, out, 1))
+    messages = [e["message"] for e in errs]
+    assert all(e["code"] == "legacy.v1.id" and e["location"] == str(out) for e in errs), errs
+    assert any("id 'a' appears 2 times under the same parent" in m for m in messages), messages
+    assert any("1 sample has no id" in m for m in messages), messages
