@@ -89,10 +89,12 @@ pytortilla.create(Samples.model_construct(samples=samples), out, nworkers=1, qui
 
 
 def test_repeated_and_empty_ids_are_found(v1, taco, tmp_path):
-    from conftest import LEGACY_PY
     import subprocess
+    # Not imported from conftest: with several test directories in one run, `conftest` may be
+    # another directory's module.
+    legacy_py = Path(__file__).resolve().parents[2] / ".venv-legacy" / "bin" / "python"
     out = tmp_path / "dup.tortilla"
-    proc = subprocess.run([str(LEGACY_PY), "-c", DUPLICATE_WRITER, str(v1.inputs), str(out)],
+    proc = subprocess.run([str(legacy_py), "-c", DUPLICATE_WRITER, str(v1.inputs), str(out)],
                           capture_output=True, text=True, timeout=300)
     if proc.returncode != 0 or not out.exists():
         pytest.skip(f"the legacy writer did not write a file with repeated ids: {proc.stderr[-300:]}")
