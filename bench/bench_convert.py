@@ -14,6 +14,8 @@
    zip2folder against `cp -r` of the FOLDER's DATA/ (both write 200 files), folder2zip against
    `cp` of the ZIP (both write one archive); the other pairing is reported beside. Sources warm
    in the page cache, an untimed `sync` before every run, turns alternating (bench_zip_folder).
+3. many small entries (--nested N, default 2,000 x 4 x 4 x 64 B: 42,000 entries, a __meta__ per
+   FOLDER): zip2folder against `cp -r` of the FOLDER, folder2zip against `cp` of the ZIP.
 
 Prints one JSON object; with --report, rewrites the marked "Conversions" section of
 docs/PERFORMANCE.md (bench/run.py keeps that section when it regenerates the file).
@@ -184,6 +186,55 @@ def bench_zip_folder(src: str, out: str, runs: int) -> dict:
     return out_
 
 
+def make_nested(out: str, n: int) -> str:
+    """n level-0 FOLDER samples of 4 FOLDERs of 4 files of 64 bytes (n * 21 entries, mostly
+    tiny, a __meta__ per FOLDER) as a tacocore ZIP, made once with bench/generate.py."""
+    zip_path = os.path.join(out, f"nested_{n}x4x4.tacozip")
+    if os.path.exists(zip_path):
+        return zip_path
+    gen = os.path.join(out, f"nested_{n}_gen")
+    subprocess.run([os.path.join(REPO, ".venv", "bin", "python"), os.path.join(HERE, "generate.py"),
+                    "--out", gen, "--samples", str(n), "--depth", "3", "--fanout", "4",
+                    "--size-dist", "fixed:64B"], check=True, capture_output=True)
+    subprocess.run([TACO, "create", "--from", os.path.join(gen, "input"), zip_path, "-q"],
+                   check=True)
+    shutil.rmtree(gen)
+    return zip_path
+
+
+def bench_nested(src: str, out: str, runs: int) -> dict:
+    """Many small entries (issue 16: `taco convert` of 100k x 4 x 4 ran at ~1 MB/s): zip2folder
+    against `cp -r` of the FOLDER it writes, folder2zip against `cp` of the ZIP, turns
+    alternating as in bench_zip_folder."""
+    folder, back = os.path.join(out, "nested_folder"), os.path.join(out, "nested_back.tacozip")
+    cp_zip, cp_tree = os.path.join(out, "nested_cp.bin"), os.path.join(out, "nested_cp_tree")
+    commands = {
+        "zip2folder": ([TACO, "convert", src, folder, "--json"], folder),
+        "folder2zip": ([TACO, "convert", folder, back, "--json"], back),
+        "cp_zip": (["cp", src, cp_zip], cp_zip),
+        "cp_tree": (["cp", "-r", folder, cp_tree], cp_tree),
+    }
+    timed_fresh(*commands["zip2folder"])
+    walls = {k: [] for k in commands}
+    cpus = {k: [] for k in commands}
+    order = list(commands)
+    for i in range(runs):
+        for name in (order if i % 2 == 0 else order[::-1]):
+            wall, cpu = timed_fresh(*commands[name])
+            walls[name].append(wall)
+            cpus[name].append(cpu)
+    entries = sum(len(files) + len(dirs) for _, dirs, files in os.walk(os.path.join(folder, "DATA")))
+    res = {"entries": entries, "zip_bytes": os.path.getsize(src)}
+    for name in commands:
+        res[name] = statistics.median(walls[name])
+        res[name + "_cpu"] = statistics.median(cpus[name])
+    for p in (folder, back, cp_zip, cp_tree):
+        fresh(p)
+    res["zip2folder_vs_cp"] = res["zip2folder"] / res["cp_tree"]
+    res["folder2zip_vs_cp"] = res["folder2zip"] / res["cp_zip"]
+    return res
+
+
 def report(results: dict, args, load: tuple) -> None:
     path = os.path.join(REPO, "docs", "PERFORMANCE.md")
     text = open(path).read()
@@ -228,6 +279,22 @@ def report(results: dict, args, load: tuple) -> None:
         f"{zf['folder2zip_cpu_vs_cp']:.2f} | `cp -r` of DATA/: {zf['cp_tree']:.3f} "
         f"({zf['folder2zip_vs_cp_tree']:.2f}) | ≤ 1.5 |",
         "",
+    ]
+    if "nested" in results:
+        ne = results["nested"]
+        lines += [
+            f"| many small entries: {results['n_nested']:,} × 4 × 4 × 64 B ({ne['entries']:,} "
+            "entries in DATA/) | taco s | taco CPU s | `cp`, same layout: s (CPU s) | taco / cp |",
+            "|---|---:|---:|---:|---:|",
+            f"| zip2folder (vs `cp -r` of the FOLDER) | {ne['zip2folder']:.2f} | "
+            f"{ne['zip2folder_cpu']:.2f} | {ne['cp_tree']:.2f} ({ne['cp_tree_cpu']:.2f}) | "
+            f"{ne['zip2folder_vs_cp']:.1f} |",
+            f"| folder2zip (vs `cp` of the ZIP) | {ne['folder2zip']:.2f} | "
+            f"{ne['folder2zip_cpu']:.2f} | {ne['cp_zip']:.2f} ({ne['cp_zip_cpu']:.2f}) | "
+            f"{ne['folder2zip_vs_cp']:.1f} |",
+        ]
+    lines += [
+        "",
         "Conversions: every run starts after an untimed `sync` with its previous output removed "
         "(nothing dirty, sources in the page cache), the four commands take turns in alternating "
         "order, and neither taco nor cp fsyncs. Each conversion is held against the `cp` that "
@@ -263,6 +330,9 @@ def main() -> None:
     ap.add_argument("--out", default=os.path.join(REPO, "build", "bench-convert"))
     ap.add_argument("--only-zip-folder", action="store_true",
                     help="only the zip2folder / folder2zip comparison (no export runs)")
+    ap.add_argument("--nested", type=int, default=2000, metavar="N",
+                    help="level-0 samples of the many-small-entries case (N x 4 x 4 x 64 B; "
+                         "0 skips it; default 2000, i.e. 42,000 entries)")
     ap.add_argument("--perf", action="store_true",
                     help="also count each export's instructions with perf stat")
     ap.add_argument("--report", action="store_true",
@@ -283,6 +353,10 @@ def main() -> None:
         results["export_small"] = bench_export(small, args.out, n_small, args.runs, args.perf)
         results["export_big"] = bench_export(big, args.out, n_big, args.runs, args.perf)
     results["zip_folder"] = bench_zip_folder(big, args.out, args.runs)
+    n_nested = 50 if args.tiny else args.nested
+    if n_nested and not args.only_zip_folder:
+        results["n_nested"] = n_nested
+        results["nested"] = bench_nested(make_nested(args.out, n_nested), args.out, args.runs)
     load = (min(load_before, os.getloadavg()[0]), max(load_before, os.getloadavg()[0]))
     results["load_average"] = load
     print(json.dumps(results))

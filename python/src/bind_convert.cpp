@@ -22,10 +22,12 @@ ContainerFormat parse_container_format(const std::string& f) {
     throw QueryError("format must be 'zip', 'folder' or 'auto', not '" + f + "'");
 }
 
-ExportOptions export_options(const std::string& format, bool overwrite) {
+ExportOptions export_options(const std::string& format, bool overwrite,
+                             const std::string& level_codec) {
     ExportOptions o;
     o.format = parse_container_format(format);
     o.overwrite = overwrite;
+    o.level_codec = parse_parquet_codec(level_codec);
     return o;
 }
 
@@ -44,8 +46,7 @@ void bind_convert(nb::module_& m) {
         "export_dataset",
         [](const Dataset& view, const std::filesystem::path& output, const std::string& format,
            bool overwrite, int compression_level, const std::string& level_codec) {
-            ExportOptions o = export_options(format, overwrite);
-            o.level_codec = parse_parquet_codec(level_codec);
+            ExportOptions o = export_options(format, overwrite, level_codec);
             o.compression_level = compression_level;
             return write_without_gil(
                 o, [&](const ExportOptions& opts) { return export_dataset(view, output, opts); });
@@ -56,12 +57,13 @@ void bind_convert(nb::module_& m) {
     m.def(
         "convert_dataset",
         [](const std::filesystem::path& input, const std::filesystem::path& output,
-           const std::string& format, bool overwrite) {
+           const std::string& format, bool overwrite, const std::string& level_codec) {
             return write_without_gil(
-                export_options(format, overwrite),
+                export_options(format, overwrite, level_codec),
                 [&](const ExportOptions& opts) { return convert_dataset(input, output, opts); });
         },
         "input"_a, "output"_a, "format"_a = "auto", "overwrite"_a = false,
+        "level_codec"_a = "lz4_raw",
         "zip2folder / folder2zip: the whole dataset in the other container, losslessly.");
     m.def(
         "dataset_card",

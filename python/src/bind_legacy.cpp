@@ -17,12 +17,13 @@ void bind_legacy(nb::module_& m) {
     m.def(
         "migrate_v1",
         [](const std::filesystem::path& input, const std::filesystem::path& output,
-           const std::string& format, bool overwrite) {
+           const std::string& format, bool overwrite, const std::string& level_codec) {
             return write_without_gil(
-                export_options(format, overwrite),
+                export_options(format, overwrite, level_codec),
                 [&](const ExportOptions& opts) { return migrate(input, output, opts); });
         },
         "input"_a, "output"_a, "format"_a = "auto", "overwrite"_a = false,
+        "level_codec"_a = "lz4_raw",
         "A legacy v1 file (.tortilla / .taco) rewritten as a TACO 2.0 dataset.");
     m.def(
         "is_legacy_v1",

@@ -28,10 +28,13 @@ def export(dataset: Any, output: PathLike, format: str = "auto", overwrite: bool
 
 
 def convert(input: PathLike, output: PathLike, format: str = "auto",
-            overwrite: bool = False) -> Dict[str, Any]:
+            overwrite: bool = False, level_codec: str = "lz4_raw") -> Dict[str, Any]:
     """The dataset at ``input`` written at ``output`` in the other container (ZIP <-> FOLDER),
-    every sample, byte and metadata value kept; ``format`` forces one."""
-    return _core.convert_dataset(os.fspath(input), os.fspath(output), format, overwrite)
+    every sample, byte and metadata value kept; ``format`` forces one. ``level_codec``: the
+    compression of the rewritten level tables, ``"lz4_raw"`` (default), ``"lz4"`` or ``"zstd"``
+    (``taco convert --level-codec``); anything else is a ValueError naming the choices."""
+    return _core.convert_dataset(os.fspath(input), os.fspath(output), format, overwrite,
+                                 level_codec)
 
 
 def zip2folder(input: PathLike, output: PathLike, overwrite: bool = False) -> Dict[str, Any]:

@@ -32,6 +32,12 @@ std::string field_description(const Dataset& dataset, size_t d, const std::strin
 /// spatial extent is only the writer's global default and says nothing about the data.
 bool has_geometry(const Dataset& dataset);
 
+/// How to cite the dataset: the first entry of COLLECTION.json's `publications` (Publications
+/// extension) that has a citation or a DOI, as its citation text followed by its DOI as a
+/// https://doi.org/ URL (unless the text already holds the DOI), or the DOI URL alone; nullopt
+/// when the collection has no publication.
+std::optional<std::string> cite_as(const Dataset& dataset);
+
 /// https://spdx.org/licenses/<id>.html for a license that reads as an SPDX id ("CC-BY-4.0"),
 /// nullopt for free text ("proprietary", "see README").
 std::optional<std::string> spdx_url(const std::string& license);

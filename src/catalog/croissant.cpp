@@ -280,6 +280,7 @@ CatalogResult export_croissant(const Dataset& ds, const fs::path& out_file,
     }
     if (!licenses.empty()) doc["license"] = licenses.size() == 1 ? licenses[0] : licenses;
     if (!ds.version().empty()) doc["version"] = ds.version();
+    if (const auto cite = catalog::cite_as(ds)) doc["citeAs"] = *cite;
     Json creators = Json::array();
     for (const Contact& c : ds.providers()) creators.push_back(person_or_org(c));
     if (!creators.empty()) doc["creator"] = creators;

@@ -107,6 +107,13 @@ void ExportTables::stage(size_t d) {
                           std::to_string(rows.size()) + " rows kept, " + count +
                           " matched); the level table is damaged");
     }
+    if (d > 0) {
+        // write_meta selects one parent's children per FOLDER sample: without an index each of
+        // those queries scanned the whole level (quadratic: 100k folders x 400k children took
+        // hours); DuckDB answers `parent_id = constant` from an ART index instead.
+        ctx_.db.exec("CREATE INDEX " + table + "_parent ON " + table + " (" +
+                     quote_identifier("internal:parent_id") + ")");
+    }
     v2_[d] = metadata::DuckSession::parquet_v2_safe(
         metadata::describe_query(ctx_.db, "SELECT * FROM " + table));
 }

@@ -84,6 +84,14 @@ ValidationReport validate(const std::filesystem::path& path, const ValidateOptio
         sink.finish();
         return report;
     }
+    if (format::is_legacy_v1(path)) {
+        // Samples are byte ranges of one file, as in a ZIP (Dataset::format() of a v1 file).
+        report.format = ContainerFormat::Zip;
+        format::validate_legacy_v1(path, sink);
+        if (options.check_tog) convert::add_tog_findings(path, sink);
+        sink.finish();
+        return report;
+    }
     try {
         report.format = format::detect_container(path);
     } catch (const FormatError& e) {

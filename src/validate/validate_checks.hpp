@@ -21,6 +21,8 @@ void validate_zip(const std::filesystem::path& path, FindingSink& sink, metadata
                   const ValidateOptions& options);
 void validate_folder(const std::filesystem::path& path, FindingSink& sink,
                      metadata::DuckSession& db, const ValidateOptions& options);
+/// A legacy v1 file (validate_legacy.cpp): what v1 defines, as load() checks it, plus ids.
+void validate_legacy_v1(const std::filesystem::path& path, FindingSink& sink);
 /// A remote dataset (validate_remote.cpp): its metadata as readers fetch it. Returns its format.
 ContainerFormat validate_remote(const std::filesystem::path& path, FindingSink& sink,
                                 metadata::DuckSession& db);

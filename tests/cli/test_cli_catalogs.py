@@ -164,6 +164,46 @@ def test_croissant_of_a_collection_uses_one_file_set_per_level(tmp_path):
     assert not issues.errors, issues.report()
 
 
+def with_publications(tmp_path: Path, publications) -> Path:
+    """A copy of the flat FOLDER fixture whose COLLECTION.json carries `publications`
+    (Publications extension)."""
+    import shutil
+    folder = tmp_path / "cited"
+    shutil.copytree(FLAT_FOLDER, folder)
+    collection = json.loads((folder / "COLLECTION.json").read_text())
+    collection["publications"] = publications
+    (folder / "COLLECTION.json").write_text(json.dumps(collection))
+    return folder
+
+
+@pytest.mark.parametrize("publications, cite", [
+    # citation text plus the DOI as a URL; the first publication with either is the one
+    ([{"doi": "10.5281/zenodo.42", "citation": "Doe J. (2024) Flat. Data Journal."},
+      {"doi": "10.1/other", "citation": "Other 2025"}],
+     "Doe J. (2024) Flat. Data Journal. https://doi.org/10.5281/zenodo.42"),
+    # a citation that already carries its DOI is kept as written
+    ([{"doi": "10.1/x", "citation": "Doe 2024, doi:10.1/x", "summary": "s"}], "Doe 2024, doi:10.1/x"),
+    ([{"doi": "10.1/x"}], "https://doi.org/10.1/x"),
+    ([{"citation": "@article{doe2024, title={Flat}}"}], "@article{doe2024, title={Flat}}"),
+])
+def test_croissant_cites_the_collections_publication(tmp_path, publications, cite):
+    out = tmp_path / "c.json"
+    ok("export-croissant", with_publications(tmp_path, publications), out)
+    doc = json.loads(out.read_text())
+    assert doc["citeAs"] == cite
+    ds, issues = croissant_issues(out)
+    assert not issues.errors, issues.report()
+    assert ds.metadata.cite_as == cite
+
+
+def test_croissant_without_publications_has_no_cite_as(tmp_path):
+    out = tmp_path / "c.json"
+    ok("export-croissant", with_publications(tmp_path, []), out)
+    assert "citeAs" not in json.loads(out.read_text())
+    ok("export-croissant", FLAT_ZIP, tmp_path / "d.json")
+    assert "citeAs" not in json.loads((tmp_path / "d.json").read_text())
+
+
 def test_croissant_refuses_an_existing_output(tmp_path):
     out = tmp_path / "c.json"
     out.write_text("keep me")

@@ -160,3 +160,22 @@ def test_migrate_split_nested_taco(v1, taco, tmp_path):
         assert [r["id"] for r in children] == ["lr", "hr"]
         for g, c in zip(children, parent["children"]):
             assert vsi_bytes(g["internal:gdal_vsi"]) == Path(c["path"]).read_bytes()
+
+
+def test_migrate_from_python_takes_the_level_codec(v1, tmp_path):
+    tacocore = pytest.importorskip("tacocore")
+    pq = pytest.importorskip("pyarrow.parquet")
+
+    def codecs(path):
+        meta = pq.ParquetFile(path).metadata
+        return {meta.row_group(g).column(c).compression
+                for g in range(meta.num_row_groups) for c in range(meta.num_columns)}
+
+    tacocore.migrate(v1.path("nested.taco"), tmp_path / "zstd", level_codec="zstd")
+    tacocore.migrate(v1.path("nested.taco"), tmp_path / "lz4")
+    assert codecs(tmp_path / "zstd" / "METADATA" / "level0.parquet") == {"ZSTD"}
+    assert codecs(tmp_path / "zstd" / "METADATA" / "level1.parquet") == {"ZSTD"}
+    assert codecs(tmp_path / "lz4" / "METADATA" / "level0.parquet") == {"LZ4"}  # LZ4_RAW
+    with pytest.raises(ValueError, match=r"'brotli'.*lz4_raw.*zstd"):
+        tacocore.migrate(v1.path("nested.taco"), tmp_path / "bad", level_codec="brotli")
+    assert not (tmp_path / "bad").exists()

@@ -1,7 +1,10 @@
 """The codec of the level tables tacocore writes from Python: LZ4_RAW by default, zstd on request
-(create and export), __meta__ always zstd; read from the Parquet footers by pyarrow, and
+(create, export, convert), __meta__ always zstd; read from the Parquet footers by pyarrow, and
 tacoreader reads the LZ4_RAW dataset to the same rows as the zstd one."""
 from __future__ import annotations
+
+import io
+import zipfile
 
 import pyarrow.parquet as pq
 import pytest
@@ -66,3 +69,21 @@ def test_tacoreader_reads_the_lz4_raw_dataset_to_the_same_rows(tmp_path):
         return t.select(["id", "type", "cloud", "label"]).to_pylist()
     assert rows("lz4.tacozip") == rows("zstd.tacozip")
     assert len(rows("lz4.tacozip")) == 30
+
+
+def test_convert_takes_the_codec_both_ways(tmp_path):
+    tacocore.create(_taco(), tmp_path / "src.tacozip")
+    tacocore.convert(tmp_path / "src.tacozip", tmp_path / "zstd", level_codec="zstd")
+    tacocore.convert(tmp_path / "src.tacozip", tmp_path / "lz4")
+    assert _codecs(tmp_path / "zstd" / "METADATA" / "level0.parquet") == {"ZSTD"}
+    assert _codecs(tmp_path / "zstd" / "METADATA" / "level1.parquet") == {"ZSTD"}
+    assert _codecs(tmp_path / "lz4" / "METADATA" / "level0.parquet") == {"LZ4"}
+    # FOLDER -> ZIP keeps asking for it: the ZIP's level tables are zstd too.
+    result = tacocore.convert(tmp_path / "zstd", tmp_path / "back.tacozip", level_codec="ZSTD")
+    assert result["format"] == "zip"
+    with zipfile.ZipFile(tmp_path / "back.tacozip") as z:
+        assert _codecs(io.BytesIO(z.read("METADATA/level0.parquet"))) == {"ZSTD"}
+    assert _rows(tmp_path / "back.tacozip") == _rows(tmp_path / "src.tacozip")
+    with pytest.raises(ValueError, match=r"'gzip'.*lz4_raw.*zstd"):
+        tacocore.convert(tmp_path / "src.tacozip", tmp_path / "bad", level_codec="gzip")
+    assert not (tmp_path / "bad").exists()
