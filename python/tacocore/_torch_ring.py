@@ -13,7 +13,7 @@ batch crosses as (ring, slot, shape, dtype) only, and the main process rebuilds 
 tensor over the slot it already maps.
 
 Release protocol (why nothing a user holds is ever overwritten): the ring's state array has one
-byte per slot, 0 free, 1 taken, and one more byte set when the worker retires the ring.
+byte per slot, 0 free, 1 taken.
 - the worker takes a slot (0 -> 1) before writing it, and only a slot it reads as 0;
 - the main process frees it (1 -> 0) when the numpy array the batch tensor is built on dies,
   that is when the user's last reference to the batch, or to any view of it, is gone (a
@@ -22,8 +22,10 @@ byte per slot, 0 free, 1 taken, and one more byte set when the worker retires th
   or sent by torch's own pickler) stays taken: the ring loses a slot, never correctness. With
   no free slot the worker falls back to a fresh shared tensor for that batch, as torch does.
 Each transition has one writer, so no lock is needed (x86's store order; see the user guide).
-The main process drops a ring's mappings once its worker has exited or retired it; batches the
-user still holds keep their own slot mapped until they die.
+A worker keeps one ring per batch layout (up to MAX_RINGS) for its whole life: a ring is never
+retired while messages naming it may still be in the pipe. The main process drops a ring's
+mappings once its worker has exited; batches the user still holds keep their own slot mapped
+until they die.
 """
 
 from __future__ import annotations
@@ -41,6 +43,10 @@ import torch
 #: Tensors up to this size (bytes) in a batch (ids as numbers, the `index` column...) cross by
 #: value inside the message instead of as a shared-memory segment of their own each.
 BY_VALUE_BYTES = 64 * 1024
+
+#: Rings (batch layouts: sample shape and dtype) per worker; batches of further layouts, and
+#: batches larger than their ring's first one, get a fresh shared tensor.
+MAX_RINGS = 4
 
 _TAKEN = 1
 _FREE = 0
@@ -64,19 +70,16 @@ class WorkerRing:
         self.sample_shape = tuple(sample_shape)
         self.dtype = dtype
         self.sample_bytes = int(np.prod(sample_shape)) * torch.empty(0, dtype=dtype).element_size()
-        self.state = _shared_bytes(slots + 1)  # slot bytes, then the retired byte
+        self.state = _shared_bytes(slots)
         self.state.zero_()
         self.state_np = self.state.numpy()
         self.slots = [_shared_bytes(capacity * self.sample_bytes) for _ in range(slots)]
         self.state_sent = False
         self.slot_sent = [False] * slots
 
-    def fits(self, n: int, sample_shape: tuple, dtype: "torch.dtype") -> bool:
-        return n <= self.capacity and tuple(sample_shape) == self.sample_shape and dtype == self.dtype
-
     def take(self, n: int) -> Optional["torch.Tensor"]:
         """A (n, *sample_shape) tensor over a free slot, marked taken; None when all are taken."""
-        states = self.state_np[:len(self.slots)]
+        states = self.state_np
         free = np.flatnonzero(states == _FREE)
         if free.size == 0:
             return None
@@ -93,9 +96,6 @@ class WorkerRing:
         """Frees a slot this worker took but never sent (its batch was copied instead)."""
         self.state_np[slot] = _FREE
 
-    def retire(self) -> None:
-        self.state_np[len(self.slots)] = 1
-
     def message(self, slot: int, tensor: "torch.Tensor") -> tuple:
         """What crosses for a batch in `slot`: the storages on first use, then ids only. Called
         while pickling (the queue's feeder thread, in order), so "sent" means "in the pipe"."""
@@ -104,24 +104,23 @@ class WorkerRing:
         self.state_sent = True
         self.slot_sent[slot] = True
         dtype = str(tensor.dtype).removeprefix("torch.")
-        return (self.id, self.pid, slot, len(self.slots), tuple(tensor.shape), dtype, state, storage)
+        return (self.id, self.pid, slot, tuple(tensor.shape), dtype, state, storage)
 
 
-_WORKER: Dict[str, Any] = {"pid": None, "ring": None, "fallbacks": 0}
+_WORKER: Dict[str, Any] = {"pid": None, "rings": {}, "fallbacks": 0}
 
 
 def worker_batch(slots: int, n: int, sample_shape: tuple, dtype: "torch.dtype") -> Optional["torch.Tensor"]:
-    """A batch buffer from this worker's ring (made or remade for this layout); None when the
-    ring has no free slot (the caller allocates a fresh shared tensor: counted)."""
-    if _WORKER["pid"] != os.getpid():  # forked from a process that had one: not ours
-        _WORKER.update(pid=os.getpid(), ring=None, fallbacks=0)
-    ring: Optional[WorkerRing] = _WORKER["ring"]
-    if ring is None or not ring.fits(n, sample_shape, dtype):
-        if ring is not None:
-            ring.retire()
-        ring = WorkerRing(slots, n, sample_shape, dtype)
-        _WORKER["ring"] = ring
-    out = ring.take(n)
+    """A batch buffer from this worker's ring for this layout (made on its first batch); None
+    when there is none to give (the caller allocates a fresh shared tensor: counted)."""
+    if _WORKER["pid"] != os.getpid():  # forked from a process that had rings: not ours
+        _WORKER.update(pid=os.getpid(), rings={}, fallbacks=0)
+    rings: Dict[tuple, WorkerRing] = _WORKER["rings"]
+    layout = (tuple(sample_shape), dtype)
+    ring = rings.get(layout)
+    if ring is None and len(rings) < MAX_RINGS:
+        ring = rings[layout] = WorkerRing(slots, n, sample_shape, dtype)
+    out = ring.take(n) if ring is not None and n <= ring.capacity else None
     if out is None:
         _WORKER["fallbacks"] += 1
     return out
@@ -185,9 +184,8 @@ class Batch(dict):
 class _Mapped:
     """A worker ring as the main process maps it: its state array and the slots it has seen."""
 
-    def __init__(self, pid: int, slot_count: int) -> None:
+    def __init__(self, pid: int) -> None:
         self.pid = pid
-        self.slot_count = slot_count
         self.state: Optional[np.ndarray] = None
         self.slots: Dict[int, np.ndarray] = {}
         self.keep: List[Any] = []  # the tensors the arrays are views of (their mappings)
@@ -217,13 +215,13 @@ def _rebuild_batch(entries: list) -> dict:
     return out
 
 
-def _rebuild_ring_tensor(ring_id: str, pid: int, slot: int, slot_count: int, shape: tuple,
+def _rebuild_ring_tensor(ring_id: str, pid: int, slot: int, shape: tuple,
                          dtype: str, state: Optional["torch.Tensor"],
                          storage: Optional["torch.Tensor"]) -> "torch.Tensor":
     mapped = _MAPPED.get(ring_id)
     if mapped is None:
         _sweep()
-        mapped = _MAPPED[ring_id] = _Mapped(pid, slot_count)
+        mapped = _MAPPED[ring_id] = _Mapped(pid)
         _hook_gc()
     if state is not None:
         mapped.keep.append(state)
@@ -259,14 +257,13 @@ def _worker_gone(pid: int) -> bool:
 
 
 def _sweep(force: bool = False) -> None:
-    """Forgets the rings whose worker exited or retired them. Rate-limited: it runs from gc."""
+    """Forgets the rings whose worker exited. Rate-limited: it runs from gc."""
     now = time.monotonic()
     if not force and now - _SWEEP["at"] < 0.5:
         return
     _SWEEP["at"] = now
     for ring_id, mapped in list(_MAPPED.items()):
-        retired = mapped.state is not None and mapped.state[mapped.slot_count] == 1
-        if retired or _worker_gone(mapped.pid):
+        if _worker_gone(mapped.pid):
             _MAPPED.pop(ring_id, None)
 
 

@@ -231,3 +231,23 @@ def test_nothing_stays_mapped_once_the_loader_is_gone(raster_zip, rasters, conte
     gc.collect()
     assert shm_mappings() <= maps_before
     assert dev_shm() <= shm_before
+
+
+@pytest.mark.parametrize("batch_size", [1, 3])
+def test_batches_of_alternating_shapes_get_a_ring_each_or_their_own_buffer(nested_zip, batch_size):
+    """Level 1 alternates 3-band images and 1-band labels: with batch_size=1 each worker keeps a
+    ring per shape; with 3, every batch mixes shapes and its rows are handed on as a list."""
+    path, truth = nested_zip
+    ds = TacoDataset(path, level=1, ring_slots=2)
+    loader = DataLoader(ds, batch_size=batch_size, num_workers=2, collate_fn=collate)
+    kept, row = [], 0
+    for epoch in range(2):
+        row = 0
+        for batch in loader:
+            data = batch["data"] if isinstance(batch["data"], list) else list(batch["data"])
+            for sample_id, pixels in zip(batch["id"], data):
+                kept.append(((f"s{row // 2}", sample_id), pixels))
+                row += 1
+    assert row == 16 and len(kept) == 32
+    for key, pixels in kept:
+        np.testing.assert_array_equal(pixels.numpy(), truth[key], err_msg=str(key))
