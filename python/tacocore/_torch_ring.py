@@ -169,15 +169,26 @@ class Batch(dict):
             if where is not None:
                 ring, slot = where
                 entries.append((key, "ring", ring.message(slot, value)))
-            elif (isinstance(value, torch.Tensor) and value.device.type == "cpu"
-                  and not value.requires_grad and value.layout == torch.strided
-                  and value.numel() * value.element_size() <= BY_VALUE_BYTES):
+            elif _small(value):
                 entries.append((key, "value", (value.contiguous().numpy().tobytes(),
                                                str(value.dtype).removeprefix("torch."),
                                                tuple(value.shape))))
             else:
                 entries.append((key, "plain", value))
         return (_rebuild_batch, (entries,))
+
+
+def _small(value: Any) -> bool:
+    """A tensor that crosses by value: small, on the CPU, plain, of a type numpy has."""
+    return (isinstance(value, torch.Tensor) and type(value) is torch.Tensor
+            and value.device.type == "cpu" and value.layout == torch.strided
+            and not value.requires_grad and value.dtype in _NUMPY_TYPES
+            and value.numel() * value.element_size() <= BY_VALUE_BYTES)
+
+
+_NUMPY_TYPES = {torch.bool, torch.uint8, torch.int8, torch.int16, torch.uint16, torch.int32,
+                torch.uint32, torch.int64, torch.uint64, torch.float16, torch.float32,
+                torch.float64, torch.complex64, torch.complex128}
 
 
 # --- main-process side --------------------------------------------------------------------------

@@ -251,3 +251,15 @@ def test_batches_of_alternating_shapes_get_a_ring_each_or_their_own_buffer(neste
     assert row == 16 and len(kept) == 32
     for key, pixels in kept:
         np.testing.assert_array_equal(pixels.numpy(), truth[key], err_msg=str(key))
+
+
+def test_small_tensors_cross_by_value_and_others_as_torch_sends_them():
+    sent = _torch_ring.Batch({"flags": torch.tensor([True, False]), "half": torch.ones(3, dtype=torch.bfloat16),
+                              "empty": torch.empty((0, 2), dtype=torch.float32),
+                              "big": torch.arange(20000, dtype=torch.int64), "id": ["a", "b"]})
+    got = pickle.loads(ForkingPickler.dumps(sent))
+    assert type(got) is dict and got["id"] == ["a", "b"]
+    assert got["flags"].tolist() == [True, False] and not got["flags"].is_shared()
+    assert got["half"].dtype == torch.bfloat16 and got["half"].tolist() == [1.0, 1.0, 1.0]
+    assert tuple(got["empty"].shape) == (0, 2) and got["empty"].dtype == torch.float32
+    assert torch.equal(got["big"], torch.arange(20000)) and got["big"].is_shared()
