@@ -31,6 +31,7 @@ until they die.
 from __future__ import annotations
 
 import gc
+import multiprocessing.util
 import os
 import secrets
 import time
@@ -115,6 +116,11 @@ def worker_batch(slots: int, n: int, sample_shape: tuple, dtype: "torch.dtype") 
     when there is none to give (the caller allocates a fresh shared tensor: counted)."""
     if _WORKER["pid"] != os.getpid():  # forked from a process that had rings: not ours
         _WORKER.update(pid=os.getpid(), rings={}, fallbacks=0)
+        # A worker ends through os._exit, which frees nothing: under torch's "file_system"
+        # sharing strategy a segment's file in /dev/shm goes only when every process that
+        # holds it has let go, so let go of the ring on the way out (multiprocessing runs
+        # these finalizers when the process's target returns).
+        multiprocessing.util.Finalize(None, _WORKER["rings"].clear, exitpriority=0)
     rings: Dict[tuple, WorkerRing] = _WORKER["rings"]
     layout = (tuple(sample_shape), dtype)
     ring = rings.get(layout)

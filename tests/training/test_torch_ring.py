@@ -32,8 +32,11 @@ def shm_mappings() -> int:
         return sum(1 for line in f if "/torch_" in line or "memfd:" in line)
 
 
-def dev_shm() -> set:
-    return set(os.listdir("/dev/shm")) if os.path.isdir("/dev/shm") else set()
+def dev_shm(pids) -> set:
+    """Files torch made in /dev/shm for these processes ("torch_<pid>_..."): other processes on
+    the machine may use /dev/shm meanwhile."""
+    names = os.listdir("/dev/shm") if os.path.isdir("/dev/shm") else []
+    return {n for n in names for pid in pids if n.startswith(f"torch_{pid}_")}
 
 
 # --- the protocol, in one process -------------------------------------------------------------------
@@ -211,11 +214,12 @@ def test_nothing_stays_mapped_once_the_loader_is_gone(raster_zip, rasters, conte
     _, truth = rasters
     gc.collect()
     _torch_ring.mapped_rings()
-    maps_before, shm_before = shm_mappings(), dev_shm()
+    maps_before = shm_mappings()
     rings_before = set(_torch_ring._MAPPED)
     loader = DataLoader(TacoDataset(raster_zip, ring_slots=3), batch_size=4, num_workers=2,
                         collate_fn=collate, multiprocessing_context=context)
     it = iter(loader)
+    pids = [os.getpid()] + [w.pid for w in it._workers]
     first = next(it)
     check_batch(first, truth)
     assert set(_torch_ring._MAPPED) - rings_before
@@ -230,7 +234,7 @@ def test_nothing_stays_mapped_once_the_loader_is_gone(raster_zip, rasters, conte
     del first
     gc.collect()
     assert shm_mappings() <= maps_before
-    assert dev_shm() <= shm_before
+    assert dev_shm(pids) == set()
 
 
 @pytest.mark.parametrize("batch_size", [1, 3])
@@ -263,3 +267,28 @@ def test_small_tensors_cross_by_value_and_others_as_torch_sends_them():
     assert got["half"].dtype == torch.bfloat16 and got["half"].tolist() == [1.0, 1.0, 1.0]
     assert tuple(got["empty"].shape) == (0, 2) and got["empty"].dtype == torch.float32
     assert torch.equal(got["big"], torch.arange(20000)) and got["big"].is_shared()
+
+
+def test_the_file_system_sharing_strategy_works_and_leaves_no_file(raster_zip, rasters):
+    """torch's other strategy names its segments in /dev/shm and removes a file once no process
+    holds it: a worker must let go of its ring when it exits, or its files stay until the main
+    process ends."""
+    _, truth = rasters
+    import torch.multiprocessing as tmp
+
+    previous = tmp.get_sharing_strategy()
+    tmp.set_sharing_strategy("file_system")
+    try:
+        loader = DataLoader(TacoDataset(raster_zip, ring_slots=2), batch_size=4, num_workers=2,
+                            collate_fn=collate, multiprocessing_context="fork")
+        it = iter(loader)
+        pids = [os.getpid()] + [w.pid for w in it._workers]
+        kept = list(it)
+        for batch in kept:
+            check_batch(batch, truth)
+        del it, loader, kept, batch
+        gc.collect()
+    finally:
+        tmp.set_sharing_strategy(previous)
+    names = [n for n in os.listdir("/dev/shm") if n.startswith("torch_")]
+    assert not [n for n in names if any(n.startswith(f"torch_{pid}_") for pid in pids)], names
