@@ -64,7 +64,8 @@ def _shared_bytes(nbytes: int) -> "torch.Tensor":
 class WorkerRing:
     """The ring of one worker process for one batch layout (sample shape, dtype, capacity)."""
 
-    def __init__(self, slots: int, capacity: int, sample_shape: tuple, dtype: "torch.dtype") -> None:
+    def __init__(self, slots: int, capacity: int, sample_shape: tuple,
+                 dtype: "torch.dtype") -> None:
         self.id = f"{os.getpid()}-{secrets.token_hex(6)}"
         self.pid = os.getpid()
         self.capacity = capacity
@@ -111,7 +112,8 @@ class WorkerRing:
 _WORKER: Dict[str, Any] = {"pid": None, "rings": {}, "fallbacks": 0}
 
 
-def worker_batch(slots: int, n: int, sample_shape: tuple, dtype: "torch.dtype") -> Optional["torch.Tensor"]:
+def worker_batch(slots: int, n: int, sample_shape: tuple,
+                 dtype: "torch.dtype") -> Optional["torch.Tensor"]:
     """A batch buffer from this worker's ring for this layout (made on its first batch); None
     when there is none to give (the caller allocates a fresh shared tensor: counted)."""
     if _WORKER["pid"] != os.getpid():  # forked from a process that had rings: not ours

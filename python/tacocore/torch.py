@@ -133,7 +133,8 @@ class _Reader:
             _give_back_if_unused(data, out)
         return out
 
-    def _decode(self, indices: Sequence[int], batched: bool = True) -> List[Optional["torch.Tensor"]]:
+    def _decode(self, indices: Sequence[int],
+                batched: bool = True) -> List[Optional["torch.Tensor"]]:
         """Decodes the rasters of `indices` into one (n, bands, height, width) tensor (shared
         memory inside a worker, so the batch crosses to the main process without a copy: a
         buffer of the worker's ring when `batched`); each item's data is a view of its row. A

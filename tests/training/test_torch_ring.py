@@ -39,7 +39,7 @@ def dev_shm(pids) -> set:
     return {n for n in names for pid in pids if n.startswith(f"torch_{pid}_")}
 
 
-# --- the protocol, in one process -------------------------------------------------------------------
+# --- the protocol, in one process ------------------------------------------------------------
 
 def test_a_slot_is_free_again_only_when_the_batch_and_every_view_are_gone():
     ring = _torch_ring.WorkerRing(2, 3, (2, 4, 4), torch.uint16)
@@ -47,7 +47,8 @@ def test_a_slot_is_free_again_only_when_the_batch_and_every_view_are_gone():
     assert buffer is not None and _torch_ring.ring_of(buffer) == (ring, 0)
     buffer.copy_(torch.arange(3 * 2 * 16, dtype=torch.int32).view(3, 2, 4, 4).to(torch.uint16))
     expected = buffer.clone()
-    sent = _torch_ring.Batch({"data": buffer, "index": torch.tensor([7, 8, 9]), "id": ["a", "b", "c"]})
+    sent = _torch_ring.Batch({"data": buffer, "index": torch.tensor([7, 8, 9]),
+                              "id": ["a", "b", "c"]})
     first = ForkingPickler.dumps(sent)
     # First crossing: the state array and the slot's storage travel with it; later ones not.
     second = ForkingPickler.dumps(_torch_ring.Batch({"data": buffer}))
@@ -90,7 +91,7 @@ def test_ring_slots_is_checked(raster_zip):
         TacoIterableDataset(raster_zip, ring_slots=1.5)
 
 
-# --- through real DataLoaders --------------------------------------------------------------------------
+# --- through real DataLoaders ----------------------------------------------------------------
 
 @pytest.mark.parametrize("context", ["fork", "spawn"])
 def test_batches_reuse_the_ring_buffers_and_arrive_as_plain_tensors(raster_zip, rasters, context):
@@ -201,7 +202,8 @@ def test_a_transform_that_makes_new_tensors_gives_the_buffer_back(raster_zip, ra
     for batch in loader:
         assert batch["data"].dtype == torch.float32
         for k, sample_id in enumerate(batch["id"]):
-            np.testing.assert_array_equal(batch["data"][k].numpy(), truth[sample_id].astype(np.float32))
+            np.testing.assert_array_equal(batch["data"][k].numpy(),
+                                          truth[sample_id].astype(np.float32))
 
 
 def _to_float(item):
@@ -258,7 +260,8 @@ def test_batches_of_alternating_shapes_get_a_ring_each_or_their_own_buffer(neste
 
 
 def test_small_tensors_cross_by_value_and_others_as_torch_sends_them():
-    sent = _torch_ring.Batch({"flags": torch.tensor([True, False]), "half": torch.ones(3, dtype=torch.bfloat16),
+    sent = _torch_ring.Batch({"flags": torch.tensor([True, False]),
+                              "half": torch.ones(3, dtype=torch.bfloat16),
                               "empty": torch.empty((0, 2), dtype=torch.float32),
                               "big": torch.arange(20000, dtype=torch.int64), "id": ["a", "b"]})
     got = pickle.loads(ForkingPickler.dumps(sent))
@@ -292,3 +295,19 @@ def test_the_file_system_sharing_strategy_works_and_leaves_no_file(raster_zip, r
         tmp.set_sharing_strategy(previous)
     names = [n for n in os.listdir("/dev/shm") if n.startswith("torch_")]
     assert not [n for n in names if any(n.startswith(f"torch_{pid}_") for pid in pids)], names
+
+
+def test_a_worker_keeps_a_ring_per_layout_up_to_the_limit_and_counts_fallbacks():
+    # Run here as a worker would: this process's own rings, fresh for the test.
+    _torch_ring._WORKER.update(pid=None)
+    first = _torch_ring.worker_batch(1, 2, (1, 4, 4), torch.uint8)
+    assert first is not None and tuple(first.shape) == (2, 1, 4, 4)
+    assert _torch_ring.worker_batch(1, 2, (1, 4, 4), torch.uint8) is None  # its one slot is taken
+    assert _torch_ring.worker_batch(1, 3, (2, 4, 4), torch.uint8) is not None  # another layout
+    assert _torch_ring.worker_batch(1, 9, (2, 4, 4), torch.uint8) is None  # larger than its ring
+    for bands in (3, 4):
+        assert _torch_ring.worker_batch(1, 1, (bands, 4, 4), torch.uint8) is not None
+    assert len(_torch_ring._WORKER["rings"]) == _torch_ring.MAX_RINGS
+    assert _torch_ring.worker_batch(1, 1, (5, 4, 4), torch.uint8) is None  # a fifth layout
+    assert _torch_ring.worker_fallbacks() == 3
+    _torch_ring._WORKER.update(pid=None)
