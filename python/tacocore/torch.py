@@ -52,7 +52,7 @@ class _Reader:
             raise ValueError(f"on_error must be one of {ON_ERROR}, not {on_error!r}")
         if threads is not None and threads < 0:
             raise ValueError(f"threads must be >= 0, not {threads}")
-        if not isinstance(ring_slots, int) or ring_slots < 0:
+        if not isinstance(ring_slots, int) or isinstance(ring_slots, bool) or ring_slots < 0:
             raise ValueError(f"ring_slots must be an int >= 0, not {ring_slots!r}")
         self.ring_slots = ring_slots
         self.rows = Rows(dataset_or_path, columns, read, level, leaf)

@@ -89,6 +89,8 @@ def test_ring_slots_is_checked(raster_zip):
         TacoDataset(raster_zip, ring_slots=-1)
     with pytest.raises(ValueError, match="ring_slots"):
         TacoIterableDataset(raster_zip, ring_slots=1.5)
+    with pytest.raises(ValueError, match="ring_slots"):
+        TacoDataset(raster_zip, ring_slots=True)
 
 
 # --- through real DataLoaders ----------------------------------------------------------------
