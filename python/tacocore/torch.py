@@ -24,11 +24,16 @@ except ImportError as _exc:  # pragma: no cover - depends on the environment
 import numpy as np
 
 from . import _core
+from . import _torch_ring as ring
 from ._torch_rows import ON_ERROR, Rows, sample_error
 
 __all__ = ["TacoDataset", "TacoIterableDataset", "collate"]
 
 logger = logging.getLogger("tacocore.torch")
+
+#: Batch buffers per DataLoader worker: the batches in flight (the DataLoader's prefetch_factor,
+#: 2 by default), the one being decoded and the one or two the training loop holds.
+RING_SLOTS = 6
 
 _DTYPES = {
     "uint8": torch.uint8, "int8": torch.int8, "uint16": torch.uint16, "int16": torch.int16,
@@ -42,11 +47,14 @@ class _Reader:
 
     def _setup(self, dataset_or_path: Any, columns: Optional[Sequence[str]],
                transform: Optional[Callable], read: str, level: int, leaf: Optional[str],
-               on_error: str, threads: Optional[int]) -> None:
+               on_error: str, threads: Optional[int], ring_slots: int) -> None:
         if on_error not in ON_ERROR:
             raise ValueError(f"on_error must be one of {ON_ERROR}, not {on_error!r}")
         if threads is not None and threads < 0:
             raise ValueError(f"threads must be >= 0, not {threads}")
+        if not isinstance(ring_slots, int) or isinstance(ring_slots, bool) or ring_slots < 0:
+            raise ValueError(f"ring_slots must be an int >= 0, not {ring_slots!r}")
+        self.ring_slots = ring_slots
         self.rows = Rows(dataset_or_path, columns, read, level, leaf)
         self.transform = transform
         self.on_error = on_error
@@ -90,11 +98,13 @@ class _Reader:
         logger.warning("skipping sample %r (row %d) of %s: %s", self.rows.ids[i], i,
                        self.rows.source, message)
 
-    def _items(self, indices: Sequence[int]) -> List[Any]:
-        """The items of `indices`, in order, failed ones raised or left out."""
+    def _items(self, indices: Sequence[int], batched: bool = True) -> List[Any]:
+        """The items of `indices`, in order, failed ones raised or left out. `batched`: the
+        items go to :func:`collate` together (a DataLoader batch), so a worker may decode them
+        into a buffer of its ring."""
         rows = self.rows
         if rows.read == "array":
-            data = self._decode(indices)
+            data = self._decode(indices, batched)
         elif rows.read == "path":
             data = [rows.paths[i] for i in indices]
         else:
@@ -119,12 +129,16 @@ class _Reader:
                     raise _renamed(exc, f"transform failed on sample {rows.ids[i]!r} (row {i}) "
                                         f"of {rows.source}: {exc}") from exc
             out.append(item)
+        if self.transform is not None and data:
+            _give_back_if_unused(data, out)
         return out
 
-    def _decode(self, indices: Sequence[int]) -> List[Optional["torch.Tensor"]]:
+    def _decode(self, indices: Sequence[int],
+                batched: bool = True) -> List[Optional["torch.Tensor"]]:
         """Decodes the rasters of `indices` into one (n, bands, height, width) tensor (shared
-        memory inside a worker, so the batch crosses to the main process without a copy); each
-        item's data is a view of its slot. A sample of another shape gets a tensor of its own."""
+        memory inside a worker, so the batch crosses to the main process without a copy: a
+        buffer of the worker's ring when `batched`); each item's data is a view of its row. A
+        sample of another shape gets a tensor of its own."""
         rows = self.rows
         paths = [rows.paths[i] for i in indices]
         out: List[Optional[torch.Tensor]] = [None] * len(indices)
@@ -141,8 +155,7 @@ class _Reader:
         if shape is None:
             return out
         bands, height, width, dtype = shape
-        batch = _empty((len(indices), bands, height, width), _DTYPES[dtype],
-                       shared=get_worker_info() is not None)
+        batch = self._batch_buffer(len(indices), (bands, height, width), _DTYPES[dtype], batched)
         # The probe loop stopped at the first sample that opens (or did not run: slot 0): every
         # later slot is still to do, a contiguous run of the batch buffer.
         first = next(k for k, p in enumerate(paths) if p is not None)
@@ -153,8 +166,17 @@ class _Reader:
             # Nothing had the remembered shape: the dataset changed shape here. Forget it and
             # decode this batch again with the shape of its own first sample.
             self._batch_shape = None
-            return self._decode(indices)
+            if ring.ring_of(batch) is not None:
+                ring.give_back(batch)
+            return self._decode(indices, batched)
         self._batch_shape = shape
+        if (failures or first) and ring.ring_of(batch) is not None:
+            # Some rows are not in the buffer: collate will not hand it on whole, so the rows
+            # that are go to a buffer of their own and the ring slot is free again at once.
+            copy = _empty(tuple(batch.shape), batch.dtype, shared=True)
+            copy.copy_(batch)
+            ring.give_back(batch)
+            batch = copy
         for k in todo:
             if k not in failures:
                 out[k] = batch[k]
@@ -164,6 +186,27 @@ class _Reader:
             except _core.TacoError as exc:
                 self._failed(indices[k], str(exc))
         return out
+
+    def _batch_buffer(self, n: int, sample_shape: tuple, dtype: "torch.dtype",
+                      batched: bool) -> "torch.Tensor":
+        """Where a batch decodes: a plain tensor in the main process; in a worker a buffer of its
+        ring (reused once the main process is done with it), else a fresh shared tensor."""
+        if get_worker_info() is None:
+            return _empty((n, *sample_shape), dtype, shared=False)
+        if batched and self.ring_slots > 0:
+            out = ring.worker_batch(self.ring_slots, n, sample_shape, dtype)
+            if out is not None:
+                return out
+        return _empty((n, *sample_shape), dtype, shared=True)
+
+
+def _give_back_if_unused(data: list, items: list) -> None:
+    """After a transform: frees the ring buffer of the batch when no item kept any of its memory
+    (the transform made new tensors), so that a ring does not run dry behind a transform."""
+    buffers = {id(b): b for b in (getattr(d, "_base", None) for d in data) if ring.ring_of(b)}
+    for buffer in buffers.values():
+        if not ring.shares_slot(items, buffer):
+            ring.give_back(buffer)
 
 
 def _empty(shape: tuple, dtype: "torch.dtype", shared: bool) -> "torch.Tensor":
@@ -203,14 +246,18 @@ class TacoDataset(_Reader, Dataset):
     sample that cannot be read (logged, counted in :attr:`skipped`) instead of raising an error
     that names it. Use :func:`collate` as the DataLoader's ``collate_fn``: a batch is decoded
     into one tensor and handed on without a copy. ``threads``: decoding threads per process
-    (default: one inside a DataLoader worker, all cores otherwise).
+    (default: one inside a DataLoader worker, all cores otherwise). ``ring_slots``: batch
+    buffers each DataLoader worker reuses (made once, handed to the main process by a few
+    bytes per batch, reused once the batch and every view of it are gone; user guide,
+    "Batch buffers"); 0 sends a fresh shared-memory tensor per batch, as torch does.
     """
 
     def __init__(self, dataset_or_path: Any, columns: Optional[Sequence[str]] = None,
                  transform: Optional[Callable] = None, read: str = "array", level: int = 0,
                  leaf: Optional[str] = None, *, on_error: str = "raise",
-                 threads: Optional[int] = None) -> None:
-        self._setup(dataset_or_path, columns, transform, read, level, leaf, on_error, threads)
+                 threads: Optional[int] = None, ring_slots: int = RING_SLOTS) -> None:
+        self._setup(dataset_or_path, columns, transform, read, level, leaf, on_error, threads,
+                    ring_slots)
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -225,7 +272,7 @@ class TacoDataset(_Reader, Dataset):
         return j
 
     def __getitem__(self, i: int) -> Any:
-        items = self._items([self._index(i)])
+        items = self._items([self._index(i)], batched=False)
         if not items:
             # Skipped: a map-style dataset must return something for every index.
             return None
@@ -247,7 +294,8 @@ class TacoIterableDataset(_Reader, IterableDataset):
     together; give the DataLoader's so its batches are the decoded tensors, uncopied). Every row
     goes to exactly one (rank, worker): rank ``r`` takes the ``r``-th of ``world_size``
     contiguous slices of the (shuffled) order, sizes differing by at most one; its workers take
-    its batches round-robin. Nothing is repeated to even the ranks out.
+    its batches round-robin. Nothing is repeated to even the ranks out. A worker's batches
+    reuse its ring buffers when the DataLoader's batch size is this ``batch_size``.
     """
 
     def __init__(self, dataset_or_path: Any, columns: Optional[Sequence[str]] = None,
@@ -255,8 +303,9 @@ class TacoIterableDataset(_Reader, IterableDataset):
                  leaf: Optional[str] = None, rank: Optional[int] = None,
                  world_size: Optional[int] = None, shuffle: bool = False, seed: int = 0, *,
                  batch_size: int = 32, on_error: str = "raise",
-                 threads: Optional[int] = None) -> None:
-        self._setup(dataset_or_path, columns, transform, read, level, leaf, on_error, threads)
+                 threads: Optional[int] = None, ring_slots: int = RING_SLOTS) -> None:
+        self._setup(dataset_or_path, columns, transform, read, level, leaf, on_error, threads,
+                    ring_slots)
         if batch_size < 1:
             raise ValueError(f"batch_size must be >= 1, not {batch_size}")
         if (rank is None) != (world_size is None):
@@ -349,6 +398,10 @@ def collate(items: List[Any]) -> Any:
             out[key] = _stack(values)
         else:
             out[key] = values
+    if get_worker_info() is not None:
+        # Crosses to the main process as the ring buffer's id and small tensors by value,
+        # instead of one shared-memory segment (and fd hand-over) per tensor.
+        return ring.Batch(out)
     return out
 
 

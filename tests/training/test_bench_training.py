@@ -22,7 +22,9 @@ def test_training_benchmark_runs(tmp_path, taco_bin):
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     doc = json.loads(proc.stdout)
-    assert set(doc["loader_samples_per_s"]) == {"tacocore_2w", "tacocore_1w", "reference_2w", "reference_held_2w"}
+    assert set(doc["loader_samples_per_s"]) == {"tacocore_2w", "tacocore_1w", "tacocore_fresh_2w",
+                                                "tacocore_fresh_1w", "reference_2w", "reference_held_2w"}
+    assert set(doc["loader_main_cpu_ms_per_sample"]) == set(doc["loader_samples_per_s"])
     assert all(v > 0 for v in doc["loader_samples_per_s"].values())
     assert set(doc["loader_cpu_ms_per_sample"]) == set(doc["loader_samples_per_s"])
     assert all(v > 0 for v in doc["loader_cpu_ms_per_sample"].values())
