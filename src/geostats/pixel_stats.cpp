@@ -12,8 +12,8 @@
 #include <type_traits>
 
 #include "log/messages.hpp"
-#include "raster/local_file_check.hpp"
 #include "raster/gdal_drivers.hpp"
+#include "raster/local_file_check.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::geostats {

@@ -1,15 +1,15 @@
 // taco::validate: detect the container, run its checks, and the COLLECTION.json checks.
 #include "taco/validate.hpp"
 
-#include "validate/validate_collection.hpp"
-#include "validate/validate_tog.hpp"
 #include "format/collection_parse.hpp"
 #include "format/dataset_open.hpp"
 #include "format/legacy_detect.hpp"
-#include "validate/validate_checks.hpp"
 #include "io/location.hpp"
 #include "query/dataset_context.hpp"
 #include "taco/errors.hpp"
+#include "validate/validate_checks.hpp"
+#include "validate/validate_collection.hpp"
+#include "validate/validate_tog.hpp"
 
 namespace taco::format {
 

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "format/collection_schema.hpp"
-#include "validate/validate_report.hpp"
 #include "metadata/duckdb_session.hpp"
+#include "validate/validate_report.hpp"
 
 namespace taco::format {
 

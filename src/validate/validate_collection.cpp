@@ -1,8 +1,8 @@
 #include "validate/validate_collection.hpp"
 
-#include "validate/validate_checks.hpp"
 #include "query/dataset_context.hpp"
 #include "taco/errors.hpp"
+#include "validate/validate_checks.hpp"
 
 namespace taco::collection {
 namespace {

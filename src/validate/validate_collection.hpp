@@ -4,9 +4,9 @@
 #pragma once
 
 #include "collection/collection_open.hpp"
-#include "validate/validate_report.hpp"
 #include "metadata/duckdb_session.hpp"
 #include "taco/validate.hpp"
+#include "validate/validate_report.hpp"
 
 namespace taco::collection {
 

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "validate/validate_tables.hpp"
 #include "taco/errors.hpp"
+#include "validate/validate_tables.hpp"
 
 namespace taco::format {
 namespace {

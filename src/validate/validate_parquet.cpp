@@ -2,8 +2,8 @@
 // turned into DuckDB type text ("BIGINT", "FLOAT[][]", "STRUCT(a VARCHAR)") per top-level column.
 #include <unordered_map>
 
-#include "validate/validate_tables.hpp"
 #include "taco/errors.hpp"
+#include "validate/validate_tables.hpp"
 
 namespace taco::format {
 namespace {

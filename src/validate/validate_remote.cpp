@@ -3,10 +3,10 @@
 // rows, PIT and the collection schemas. Checks that need every byte of the archive (central
 // directory, CRCs, each __meta__) run on a local copy; an info finding says so.
 #include "format/dataset_open.hpp"
-#include "validate/validate_checks.hpp"
-#include "validate/validate_tables.hpp"
 #include "io/memfd.hpp"
 #include "taco/errors.hpp"
+#include "validate/validate_checks.hpp"
+#include "validate/validate_tables.hpp"
 
 namespace taco::format {
 

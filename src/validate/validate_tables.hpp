@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "format/collection_schema.hpp"
-#include "validate/validate_report.hpp"
 #include "metadata/duckdb_session.hpp"
 #include "metadata/result_table.hpp"
+#include "validate/validate_report.hpp"
 
 namespace taco::format {
 

@@ -6,13 +6,13 @@
 #include <unordered_map>
 
 #include "format/taco_header.hpp"
-#include "validate/validate_checks.hpp"
-#include "validate/validate_tables.hpp"
 #include "format/zip_reader.hpp"
 #include "io/crc32.hpp"
 #include "io/file.hpp"
 #include "io/memfd.hpp"
 #include "taco/errors.hpp"
+#include "validate/validate_checks.hpp"
+#include "validate/validate_tables.hpp"
 
 namespace taco::format {
 namespace {
