@@ -354,7 +354,7 @@ def write_report(r: dict, a) -> None:
             f"{r['loader_cpu_ms_per_sample']['reference_held_2w'] / r['loader_cpu_ms_per_sample']['tacocore_2w']:.2f}× "
             "less than the held-frame loop; samples/s on an idle 2-core machine follow these ratios "
             "when both workers have a core each, which a busy machine does not give.", "",
-            "Every run (samples/s), to show the noise of a busy machine: " + "; ".join(
+            "Every run (samples/s), to show the spread: " + "; ".join(
                 f"{k} " + ", ".join(f"{v:.0f}" for v in vals) for k, vals in r["loader_runs"].items()) + ".", "",
             "`ds.read(i)` runs tacoreader's query again for every sample (~8 ms each here), which "
             "is most of the reference loop's time; with the frame held, both loaders spend their "
