@@ -139,6 +139,31 @@ def timed_fresh(cmd: list[str], output: str) -> tuple[float, float]:
     return wall, r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime
 
 
+def take_turns(commands: dict, runs: int) -> tuple[dict, dict]:
+    """Runs every command `runs` times, taking turns in reversed order every other round (so a
+    slow spell of the machine hits them alike), then removes their outputs. Returns ({name,
+    name_cpu, name_runs: medians and walls}, {conversion: its --json outputs})."""
+    walls = {k: [] for k in commands}
+    cpus = {k: [] for k in commands}
+    inner = {"zip2folder": [], "folder2zip": []}
+    order = list(commands)
+    for i in range(runs):
+        for name in (order if i % 2 == 0 else order[::-1]):
+            wall, cpu = timed_fresh(*commands[name])
+            walls[name].append(wall)
+            cpus[name].append(cpu)
+            if name in inner:
+                inner[name].append(json.loads(timed_fresh.last_stdout))
+    res = {}
+    for name in commands:
+        res[name] = statistics.median(walls[name])
+        res[name + "_cpu"] = statistics.median(cpus[name])
+        res[name + "_runs"] = [round(w, 3) for w in walls[name]]
+    for _, output in commands.values():
+        fresh(output)
+    return res, inner
+
+
 def bench_zip_folder(src: str, out: str, runs: int) -> dict:
     """zip2folder and folder2zip against `cp` of the same bytes. Each conversion is compared
     with the `cp` that writes the same output layout, the costly side of a copy whose sources
@@ -156,24 +181,7 @@ def bench_zip_folder(src: str, out: str, runs: int) -> dict:
     }
     timed_fresh(*commands["zip2folder"])  # the FOLDER the others read; warms the page cache
     timed_fresh(*commands["cp_zip"])
-    walls = {k: [] for k in commands}
-    cpus = {k: [] for k in commands}
-    inner = {"zip2folder": [], "folder2zip": []}
-    order = list(commands)
-    for i in range(runs):
-        for name in (order if i % 2 == 0 else order[::-1]):
-            wall, cpu = timed_fresh(*commands[name])
-            walls[name].append(wall)
-            cpus[name].append(cpu)
-            if name in inner:
-                inner[name].append(json.loads(timed_fresh.last_stdout))
-    out_ = {}
-    for name in commands:
-        out_[name] = statistics.median(walls[name])
-        out_[name + "_cpu"] = statistics.median(cpus[name])
-        out_[name + "_runs"] = [round(w, 3) for w in walls[name]]
-    for p in (folder, back, cp_zip, cp_tree):
-        fresh(p)
+    out_, inner = take_turns(commands, runs)
     out_["zip2folder_vs_cp"] = out_["zip2folder"] / out_["cp_tree"]
     out_["folder2zip_vs_cp"] = out_["folder2zip"] / out_["cp_zip"]
     out_["zip2folder_vs_cp_zip"] = out_["zip2folder"] / out_["cp_zip"]
@@ -215,21 +223,9 @@ def bench_nested(src: str, out: str, runs: int) -> dict:
         "cp_tree": (["cp", "-r", folder, cp_tree], cp_tree),
     }
     timed_fresh(*commands["zip2folder"])
-    walls = {k: [] for k in commands}
-    cpus = {k: [] for k in commands}
-    order = list(commands)
-    for i in range(runs):
-        for name in (order if i % 2 == 0 else order[::-1]):
-            wall, cpu = timed_fresh(*commands[name])
-            walls[name].append(wall)
-            cpus[name].append(cpu)
     entries = sum(len(files) + len(dirs) for _, dirs, files in os.walk(os.path.join(folder, "DATA")))
-    res = {"entries": entries, "zip_bytes": os.path.getsize(src)}
-    for name in commands:
-        res[name] = statistics.median(walls[name])
-        res[name + "_cpu"] = statistics.median(cpus[name])
-    for p in (folder, back, cp_zip, cp_tree):
-        fresh(p)
+    res, _ = take_turns(commands, runs)
+    res.update(entries=entries, zip_bytes=os.path.getsize(src))
     res["zip2folder_vs_cp"] = res["zip2folder"] / res["cp_tree"]
     res["folder2zip_vs_cp"] = res["folder2zip"] / res["cp_zip"]
     return res
