@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <exception>
 #include <system_error>
 #include <vector>
 
@@ -125,22 +124,15 @@ class FolderDatasetWriter {
         }
     }
 
-    // The failure reported is the first in sample order, whichever thread met it first.
+    // The failure reported is the first in sample order (io::parallel_for's rule).
     void write_files() {
-        std::vector<std::exception_ptr> failed;
         for (size_t begin = 0; begin < files_.size(); begin += kCopyBatch) {
             const size_t end = std::min(files_.size(), begin + kCopyBatch);
-            failed.assign(end - begin, nullptr);
             io::parallel_for(end - begin, kCopyThreads, [&](size_t k) {
-                try {
-                    io::throw_if_cancelled("writing the dataset");
-                    write_file(files_[begin + k]);
-                } catch (...) {
-                    failed[k] = std::current_exception();
-                }
+                io::throw_if_cancelled("writing the dataset");
+                write_file(files_[begin + k]);
             });
             for (size_t i = begin; i < end; ++i) {
-                if (failed[i - begin]) std::rethrow_exception(failed[i - begin]);
                 const uint64_t size = files_[i].sample->size();
                 bytes_ += size;
                 plan_.file_written(size);

@@ -16,15 +16,23 @@ void parallel_for(size_t n, unsigned threads, const std::function<void(size_t)>&
     threads = static_cast<unsigned>(std::min<size_t>(threads, std::max<size_t>(blocks, 1)));
     std::atomic<size_t> next{0};
     std::exception_ptr error;
+    size_t error_index = n;
     std::mutex error_mutex;
     auto worker = [&] {
         for (size_t begin; (begin = next.fetch_add(grain)) < n;) {
             const size_t end = std::min(begin + grain, n);
+            size_t i = begin;
             try {
-                for (size_t i = begin; i < end; ++i) fn(i);
+                for (; i < end; ++i) fn(i);
             } catch (...) {
                 std::lock_guard lock(error_mutex);
-                if (!error) error = std::current_exception();
+                // Indices are handed out in increasing order, so every index below a failing one
+                // was handed out before it: keeping the lowest failure reports the first in index
+                // order, whichever thread met its failure first.
+                if (i < error_index) {
+                    error = std::current_exception();
+                    error_index = i;
+                }
                 next = n;  // stop handing out work
             }
         }

@@ -10,8 +10,9 @@ namespace taco::io {
 
 /// Calls fn(i) for every i in [0, n) on `threads` threads, this one included (0 = one per core;
 /// never more than there are blocks). Indices are handed out `grain` at a time, in increasing
-/// order. The first exception stops the handing out and is rethrown here once all threads are
-/// done; calls already running finish.
+/// order. The first exception stops the handing out; calls already running finish, and once all
+/// threads are done the exception of the lowest failing index is rethrown here (the same one
+/// whatever the threads' timing).
 void parallel_for(size_t n, unsigned threads, const std::function<void(size_t)>& fn,
                   size_t grain = 1);
 

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "io/parallel.hpp"
@@ -36,6 +37,27 @@ TEST(ParallelFor, RethrowsTheFirstErrorAndStops) {
     });
     EXPECT_EQ(message, "index 10 failed");
     EXPECT_LT(calls.load(), 100'000u);
+}
+
+TEST(ParallelFor, ReportsTheLowestFailingIndexWhateverTheTiming) {
+    // Index 1 fails only after index 6 (on the other thread) has failed: the first failure in
+    // time is 6's, the one reported must be 1's.
+    for (int round = 0; round < 20; ++round) {
+        std::atomic<bool> six_failed{false};
+        const std::string message = error_of<std::runtime_error>([&] {
+            taco::io::parallel_for(8, 2, [&](size_t i) {
+                if (i == 1) {
+                    while (!six_failed) std::this_thread::yield();
+                    throw std::runtime_error("index 1 failed");
+                }
+                if (i == 6) {
+                    six_failed = true;
+                    throw std::runtime_error("index 6 failed");
+                }
+            });
+        });
+        ASSERT_EQ(message, "index 1 failed") << "round " << round;
+    }
 }
 
 }  // namespace
