@@ -9,6 +9,8 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include "arrow_row.hpp"
+#include "metadata/arrow_c.hpp"
 #include "py_common.hpp"
 #include "taco/errors.hpp"
 #include "taco/extensions.hpp"
@@ -141,6 +143,22 @@ void bind_extensions(nb::module_& m) {
         },
         "sample_id"_a, "names"_a, "arrow_types"_a, "values"_a,
         "Columns from one Arrow row: a None becomes a null of the column's type.");
+
+    m.def(
+        "extend_from_arrow",
+        [](Sample& sample, nb::handle capsule) {
+            auto* stream = static_cast<ArrowArrayStream*>(
+                PyCapsule_GetPointer(capsule.ptr(), "arrow_array_stream"));
+            if (stream == nullptr) throw nb::python_error();
+            auto fields = arrow_row_fields(stream);
+            if (!fields) return false;
+            sample.extend_with(*fields);
+            return true;
+        },
+        "sample"_a, "stream"_a,
+        "Adds the one row of an Arrow C stream capsule (a 1-row pyarrow Table's "
+        "__arrow_c_stream__()) as typed columns; False, with nothing added, when its types are "
+        "left to the Python path (_toolbox._arrow_fields).");
 
     // TACO-level extensions: the keys are made and checked in C++ (src/ext/taco_extensions.cpp)
     // and the band tables read from the library's one copy; Python only shapes the arguments.

@@ -1,0 +1,191 @@
+#include "arrow_row.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include "metadata/arrow_c.hpp"
+#include "model/utf8.hpp"
+
+namespace taco::py {
+namespace {
+
+// The column kinds read here, by Arrow C format string.
+enum class Kind {
+    Bool,
+    Int8,
+    Int16,
+    Int32,
+    Int64,
+    Float32,
+    Float64,
+    Utf8,
+    LargeUtf8,
+    Binary,
+    LargeBinary,
+    TimestampUs
+};
+
+std::optional<Kind> kind_of(const ArrowSchema& s) {
+    if (s.dictionary != nullptr) return std::nullopt;
+    const std::string_view f = s.format;
+    if (f == "b") return Kind::Bool;
+    if (f == "c") return Kind::Int8;
+    if (f == "s") return Kind::Int16;
+    if (f == "i") return Kind::Int32;
+    if (f == "l") return Kind::Int64;
+    if (f == "f") return Kind::Float32;
+    if (f == "g") return Kind::Float64;
+    if (f == "u") return Kind::Utf8;
+    if (f == "U") return Kind::LargeUtf8;
+    if (f == "z") return Kind::Binary;
+    if (f == "Z") return Kind::LargeBinary;
+    // date32 is left to the Python path, which stores a date as a timestamp at midnight (and a
+    // null date as a typed date null): one rule for both paths until that is settled.
+    if (f.starts_with("tsu:")) return Kind::TimestampUs;
+    return std::nullopt;
+}
+
+// The type a null of this column keeps: what _toolbox's type_from_arrow_name finds for
+// pyarrow's spelling of it (int8/int16 and zoned timestamps other than UTC stay untyped).
+DataType null_type(Kind k, std::string_view format) {
+    switch (k) {
+        case Kind::Bool:
+            return DataType::boolean();
+        case Kind::Int32:
+            return DataType::int32();
+        case Kind::Int64:
+            return DataType::int64();
+        case Kind::Float32:
+            return DataType::float32();
+        case Kind::Float64:
+            return DataType::float64();
+        case Kind::Utf8:
+        case Kind::LargeUtf8:
+            return DataType::string();
+        case Kind::Binary:
+        case Kind::LargeBinary:
+            return DataType::binary();
+        case Kind::TimestampUs:
+            if (format == "tsu:") return DataType::timestamp();
+            if (format == "tsu:UTC") return DataType::timestamp_tz();
+            return DataType::null();
+        case Kind::Int8:
+        case Kind::Int16:
+            return DataType::null();
+    }
+    return DataType::null();
+}
+
+bool bit(const void* bitmap, int64_t i) {
+    return (static_cast<const uint8_t*>(bitmap)[i >> 3] >> (i & 7)) & 1;
+}
+
+template <typename T>
+T at(const ArrowArray& a, int buffer, int64_t i) {
+    T v;
+    std::memcpy(&v, static_cast<const uint8_t*>(a.buffers[buffer]) + i * sizeof(T), sizeof(T));
+    return v;
+}
+
+template <typename Offset>
+std::string_view bytes_at(const ArrowArray& a, int64_t i) {
+    const Offset begin = at<Offset>(a, 1, i), end = at<Offset>(a, 1, i + 1);
+    return {static_cast<const char*>(a.buffers[2]) + begin, static_cast<size_t>(end - begin)};
+}
+
+// Cell `i` (buffer index, offsets applied) of column `a`; nullopt for invalid UTF-8.
+std::optional<Value> cell(Kind k, std::string_view format, const ArrowArray& a, int64_t i) {
+    if (a.null_count != 0 && a.buffers[0] != nullptr && !bit(a.buffers[0], i))
+        return Value::null(null_type(k, format));
+    switch (k) {
+        case Kind::Bool:
+            return Value(bit(a.buffers[1], i));
+        case Kind::Int8:
+            return Value::int32(at<int8_t>(a, 1, i));
+        case Kind::Int16:
+            return Value::int32(at<int16_t>(a, 1, i));
+        case Kind::Int32:
+            return Value::int32(at<int32_t>(a, 1, i));
+        case Kind::Int64:
+            return Value(static_cast<long long>(at<int64_t>(a, 1, i)));
+        case Kind::Float32:
+            return Value(at<float>(a, 1, i));
+        case Kind::Float64:
+            return Value(at<double>(a, 1, i));
+        case Kind::Utf8:
+        case Kind::LargeUtf8: {
+            const std::string_view s =
+                k == Kind::Utf8 ? bytes_at<int32_t>(a, i) : bytes_at<int64_t>(a, i);
+            if (!model::is_valid_utf8(s)) return std::nullopt;
+            return Value(s);
+        }
+        case Kind::Binary:
+            return Value::binary(std::string(bytes_at<int32_t>(a, i)));
+        case Kind::LargeBinary:
+            return Value::binary(std::string(bytes_at<int64_t>(a, i)));
+        case Kind::TimestampUs:
+            return Value::timestamp(at<int64_t>(a, 1, i));
+    }
+    return std::nullopt;
+}
+
+struct SchemaGuard {
+    ArrowSchema s{};
+    ~SchemaGuard() {
+        if (s.release) s.release(&s);
+    }
+};
+
+struct ArrayGuard {
+    ArrowArray a{};
+    ~ArrayGuard() {
+        if (a.release) a.release(&a);
+    }
+};
+
+}  // namespace
+
+std::optional<std::vector<Field>> arrow_row_fields(ArrowArrayStream* stream) {
+    struct StreamGuard {
+        ArrowArrayStream* s;
+        ~StreamGuard() {
+            if (s->release) s->release(s);
+        }
+    } stream_guard{stream};
+    SchemaGuard schema;
+    if (stream->get_schema(stream, &schema.s) != 0) return std::nullopt;
+    if (std::string_view(schema.s.format) != "+s") return std::nullopt;
+    std::vector<Kind> kinds;
+    for (int64_t j = 0; j < schema.s.n_children; ++j) {
+        const auto k = kind_of(*schema.s.children[j]);
+        if (!k) return std::nullopt;
+        kinds.push_back(*k);
+    }
+    // The one row may sit in any batch of the stream; empty batches around it are fine.
+    ArrayGuard row;
+    int64_t rows = 0;
+    for (;;) {
+        ArrayGuard batch;
+        if (stream->get_next(stream, &batch.a) != 0) return std::nullopt;
+        if (batch.a.release == nullptr) break;  // end of stream
+        rows += batch.a.length;
+        if (rows > 1) return std::nullopt;
+        if (batch.a.length == 1) std::swap(row.a, batch.a);
+    }
+    if (rows != 1 || row.a.n_children != schema.s.n_children) return std::nullopt;
+    std::vector<Field> fields;
+    fields.reserve(kinds.size());
+    for (size_t j = 0; j < kinds.size(); ++j) {
+        const ArrowArray& column = *row.a.children[j];
+        // A child's positions are relative to its parent's offset, its buffers to its own.
+        auto value =
+            cell(kinds[j], schema.s.children[j]->format, column, column.offset + row.a.offset);
+        if (!value) return std::nullopt;
+        fields.push_back({schema.s.children[j]->name, std::move(*value)});
+    }
+    return fields;
+}
+
+}  // namespace taco::py
