@@ -89,3 +89,22 @@ def test_read_commands_report_a_full_output(tmp_path, small_disk):
                              stderr=subprocess.PIPE, text=True, timeout=120)
     assert got.returncode != 0, "a truncated output exited 0"
     assert "No space left on device" in got.stderr or "write" in got.stderr.lower(), got.stderr
+
+
+@pytest.mark.parametrize("direction", ["folder2zip", "export"])
+def test_conversion_into_a_zip_on_a_full_disk_leaves_nothing(tmp_path, small_disk, direction):
+    """folder2zip and export copy a ZIP's samples in the kernel (copy_file_range after a
+    fallocate hint): a full disk is reported as such by the copy, and the staging file is gone."""
+    src = make_input(tmp_path / "in", b"z", files=8, size=512 * 1024)  # 4 MiB > 1 MiB
+    zipped = tmp_path / "src.tacozip"
+    assert taco("create", "--from", src, zipped).returncode == 0
+    if direction == "folder2zip":
+        folder = tmp_path / "src_folder"
+        assert taco("convert", zipped, folder).returncode == 0
+        got = taco("convert", folder, small_disk / "out.tacozip")
+    else:
+        got = taco("export", zipped, small_disk / "out.tacozip", "--where", "true")
+    assert got.returncode != 0
+    assert got.returncode != -7, "killed by SIGBUS"
+    assert "No space left on device" in got.stderr, got.stderr
+    assert list(small_disk.iterdir()) == [], "a failed conversion left files behind"
