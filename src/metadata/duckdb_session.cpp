@@ -14,6 +14,7 @@
 #include "io/cancel.hpp"
 #include "io/trace.hpp"
 #include "paths/path_anchor.hpp"
+#include "process/fork_generation.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::metadata {
@@ -85,6 +86,8 @@ struct SharedDatabase {
 };
 
 struct DuckSession::Impl {
+    // The process whose DuckDB threads serve this session: in a forked child they do not exist.
+    process::ForkOwner owner;
     std::shared_ptr<SharedDatabase> database;
     duckdb_connection con = nullptr;
     // taco_stream() is registered in the database's catalog: one name per connection, so
@@ -119,6 +122,7 @@ DuckSession::DuckSession(int threads) : impl_(std::make_unique<Impl>()) {
 
 DuckSession::DuckSession(const DuckSession& database_of, SameDatabase)
     : impl_(std::make_unique<Impl>()) {
+    database_of.check_not_inherited();
     impl_->database = database_of.impl_->database;
     connect();
 }
@@ -133,6 +137,7 @@ void DuckSession::connect() {
 }
 
 std::unique_ptr<DuckSession> DuckSession::another_connection() const {
+    check_not_inherited();
     return std::make_unique<DuckSession>(*this, SameDatabase{});
 }
 
@@ -140,6 +145,15 @@ DuckSession::DuckSession(DuckSession&& other) noexcept = default;
 
 DuckSession::~DuckSession() {
     if (!impl_) return;  // moved from
+    if (impl_->owner.inherited()) {
+        // Inherited through fork(): closing the database would join DuckDB's worker threads,
+        // which do not exist here (std::terminate, or a hang on a lock a parent thread held at
+        // the fork). The memory is the parent's copy-on-write pages: leaving it costs nothing
+        // new. The cancel hook stays too (its lock may be one of those held), pointing at a
+        // connection that stays allocated, so running it remains harmless.
+        static_cast<void>(impl_.release());
+        return;
+    }
     io::remove_cancel_hook(impl_->cancel_hook);
     if (impl_->con) duckdb_disconnect(&impl_->con);
     impl_->database.reset();  // the last session of a database closes it
@@ -149,7 +163,18 @@ void DuckSession::interrupt() {
     duckdb_interrupt(impl_->con);
 }
 
+void DuckSession::check_not_inherited() const {
+    if (!impl_->owner.inherited()) return;
+    throw QueryError("this dataset was opened in process " +
+                     std::to_string(impl_->owner.owner_pid()) +
+                     " and this process is a fork() of it: its DuckDB database cannot run here "
+                     "(its worker threads stayed in the parent). Call load() again in this "
+                     "process, e.g. in a DataLoader's worker_init_fn, or start workers with "
+                     "the 'spawn' or 'forkserver' method (a TacoDataset pickles by reopening)");
+}
+
 void* DuckSession::raw_connection() const {
+    check_not_inherited();
     return impl_->con;
 }
 
@@ -158,6 +183,7 @@ std::shared_ptr<void>& DuckSession::module_state(const std::string& key) {
 }
 
 void DuckSession::exec(const std::string& sql) {
+    check_not_inherited();
     duckdb_result result;
     if (duckdb_query(impl_->con, sql.c_str(), &result) != DuckDBSuccess) {
         std::string msg = duckdb_result_error(&result);
@@ -168,6 +194,7 @@ void DuckSession::exec(const std::string& sql) {
 }
 
 std::string DuckSession::query_scalar(const std::string& sql) {
+    check_not_inherited();
     duckdb_result result;
     if (duckdb_query(impl_->con, sql.c_str(), &result) != DuckDBSuccess) {
         std::string msg = duckdb_result_error(&result);
@@ -486,6 +513,7 @@ bool DuckSession::parquet_v2_safe(const std::vector<ColumnType>& columns) {
 
 void DuckSession::exec_with_stream(const std::string& sql,
                                    const std::vector<TableColumn>& columns) {
+    check_not_inherited();
     size_t rows = columns.empty() ? 0 : columns[0].rows();
     for (const auto& c : columns) {
         if (c.rows() != rows)

@@ -88,6 +88,12 @@ class DuckSession {
     /// "Interrupted" QueryError. Every session also answers io::run_cancel_hooks().
     void interrupt();
 
+    /// Throws QueryError (saying to load() again) in a forked child of the process that opened
+    /// this session: DuckDB's worker threads stayed in the parent, and a lock one of them held at
+    /// the fork stays held. Every statement checks; the destructor there leaks the database
+    /// instead of closing it. READER.md §11.
+    void check_not_inherited() const;
+
     /// Raw connection handle (duckdb_connection) for the other metadata/*.cpp files.
     void* raw_connection() const;
 
