@@ -15,7 +15,6 @@ from ._reader import TacoDataset as _ReaderDataset
 from ._reader import load
 
 READ_MODES = ("array", "bytes", "path")
-_INHERITED: list = []
 ON_ERROR = ("raise", "skip")
 
 
@@ -150,11 +149,8 @@ class Rows:
                     f"{self.source}: this dataset cannot be reopened in a worker process (it was "
                     "not made by load() or concat()); read='array' and read='path' need no handle")
             fn, args = self._reopen
-            if self._handle is not None:
-                # Inherited through fork: destroying it here would shut down the parent's DuckDB
-                # from the child (its threads do not exist here: std::terminate). Kept alive
-                # until the worker exits (os._exit, no destructors).
-                _INHERITED.append((self._handle, self._frame))
+            # An inherited handle is dropped here: the native core leaves a database it inherited
+            # through fork() unclosed (READER.md §11), so this frees nothing of the parent's.
             self._handle = fn(*args)
             self._handle_pid = os.getpid()
             self._frame = None
