@@ -9,6 +9,7 @@
 #include <cpl_string.h>
 #include <cpl_vsi.h>
 #include <cpl_vsi_error.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -438,11 +439,14 @@ WholeFile http_get_whole(const Location& location, const RemoteIdentity* known) 
             break;
         }
     }
-    // One kept-alive connection per server and thread (GDAL's persistent sessions): a FOLDER's
-    // files then cost one TLS handshake in all, as range reads through /vsicurl/ do.
+    // One kept-alive connection per server, process and thread (GDAL's persistent sessions): a
+    // FOLDER's files then cost one TLS handshake in all, as range reads through /vsicurl/ do.
+    // The process id is in the key because a forked child (a DataLoader worker) has the same
+    // thread id as its parent: without it, parent and children would share one socket.
     const size_t host_end = url.find('/', url.find("://") + 3);
     std::ostringstream session;
-    session << "tacocore:" << url.substr(0, host_end) << '#' << std::this_thread::get_id();
+    session << "tacocore:" << url.substr(0, host_end) << '#' << ::getpid() << '#'
+            << std::this_thread::get_id();
     options.AddNameValue("PERSISTENT", session.str().c_str());
     if (known && !known->etag.empty()) {
         options.AddNameValue("HEADERS", ("If-None-Match: " + known->etag).c_str());
