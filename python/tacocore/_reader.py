@@ -304,7 +304,8 @@ class TacoDataset(FlatMixin, SpaceTimeMixin, StatsMixin):
     def __reduce__(self):
         """Pickling (a spawned worker process, e.g. a PyTorch DataLoader with spawn): the worker
         opens the same files again and gets the same view, backend and sort/limit settings.
-        (A forked worker simply inherits the open dataset.)"""
+        (A forked process inherits the object, but its queries raise TacoQueryError there: it
+        loads again, as this does; user guide, "Fork and multiprocessing".)"""
         self._check_open()
         if self._recipe is None:
             raise TypeError("this TacoDataset was not made by load() or concat() and cannot be pickled")
