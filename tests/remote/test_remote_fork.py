@@ -15,7 +15,10 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 NESTED_FOLDER = "ref/tacoreader/folder/nested"
+FLAT_ZIP = "ref/tacoreader/zip/flat/flat.tacozip"
 
 CHILD_SCRIPT = textwrap.dedent("""
     import os, socket, struct, sys
@@ -52,8 +55,10 @@ CHILD_SCRIPT = textwrap.dedent("""
         return struct.unpack_from("Q", info, 128)[0]  # tcp_info.tcpi_bytes_received
 
     def walk(ds):
+        # A FOLDER sample's children (a GET of its __meta__), a FILE sample's bytes.
         frame = ds.data
-        return [len(frame.read(i)) for i in range(len(frame))]
+        return [len(frame.read(i)) if ds.format == "folder" else len(frame.read_bytes(i))
+                for i in range(len(frame))]
 
     ds = tacocore.load(url)
     walked = walk(ds)  # FOLDER samples: a GET of each __meta__ on this thread's kept-alive session
@@ -74,9 +79,16 @@ CHILD_SCRIPT = textwrap.dedent("""
 """)
 
 
-def test_forked_child_opens_its_own_connections(served, tmp_path):
+@pytest.mark.parametrize("rel", [
+    NESTED_FOLDER,
+    pytest.param(FLAT_ZIP, marks=pytest.mark.xfail(strict=True, reason=(
+        "GDAL 3.6's /vsicurl/ range reads keep their kept-alive curl handles in a cache that is "
+        "not keyed by process: the child's first range read (~255 bytes, the ZIP's header) "
+        "arrives on the parent's connection. Not fixed here (READER.md §11)"))),
+])
+def test_forked_child_opens_its_own_connections(served, tmp_path, rel):
     proc = subprocess.run(
-        [sys.executable, "-c", CHILD_SCRIPT, served.url(NESTED_FOLDER), str(served.srv.port)],
+        [sys.executable, "-c", CHILD_SCRIPT, served.url(rel), str(served.srv.port)],
         capture_output=True, text=True, timeout=120,
         env={**os.environ, "TACOCORE_CACHE_DIR": str(tmp_path / "cache")})
     assert proc.returncode == 0, proc.stdout + proc.stderr
