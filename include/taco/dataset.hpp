@@ -232,6 +232,8 @@ class Dataset {
 /// Errors: IoError (missing or unreadable path, a missing part), FormatError (not a valid
 /// dataset, an index range past a part's end; the message names the file and what is missing
 /// or malformed), SchemaError (invalid taco:pit_schema).
+/// A Dataset belongs to the process that loaded it: in a fork() child, destroying it is safe
+/// but any query throws QueryError saying to load() again there (READER.md §11).
 Dataset load(const std::filesystem::path& path);
 
 /// Memory limit of a sandboxed load when none is given.
