@@ -24,6 +24,7 @@ enum class Kind {
     LargeUtf8,
     Binary,
     LargeBinary,
+    Date32,
     TimestampUs
 };
 
@@ -41,8 +42,7 @@ std::optional<Kind> kind_of(const ArrowSchema& s) {
     if (f == "U") return Kind::LargeUtf8;
     if (f == "z") return Kind::Binary;
     if (f == "Z") return Kind::LargeBinary;
-    // date32 is left to the Python path, which stores a date as a timestamp at midnight (and a
-    // null date as a typed date null): one rule for both paths until that is settled.
+    if (f == "tdD") return Kind::Date32;
     if (f.starts_with("tsu:")) return Kind::TimestampUs;
     return std::nullopt;
 }
@@ -67,6 +67,8 @@ DataType null_type(Kind k, std::string_view format) {
         case Kind::Binary:
         case Kind::LargeBinary:
             return DataType::binary();
+        case Kind::Date32:
+            return DataType::date();
         case Kind::TimestampUs:
             if (format == "tsu:") return DataType::timestamp();
             if (format == "tsu:UTC") return DataType::timestamp_tz();
@@ -125,6 +127,8 @@ std::optional<Value> cell(Kind k, std::string_view format, const ArrowArray& a, 
             return Value::binary(std::string(bytes_at<int32_t>(a, i)));
         case Kind::LargeBinary:
             return Value::binary(std::string(bytes_at<int64_t>(a, i)));
+        case Kind::Date32:
+            return Value::date(at<int32_t>(a, 1, i));
         case Kind::TimestampUs:
             return Value::timestamp(at<int64_t>(a, 1, i));
     }
