@@ -31,6 +31,8 @@ import statistics
 import subprocess
 import time
 
+import common  # bench/common.py: spread_subdirectories
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 TACO = os.path.join(os.environ.get("TACO_BUILD_DIR", os.path.join(REPO, "build")), "bin", "taco")
@@ -139,17 +141,43 @@ def timed_fresh(cmd: list[str], output: str) -> tuple[float, float]:
     return wall, r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime
 
 
-def take_turns(commands: dict, runs: int) -> tuple[dict, dict]:
+class RunDirs:
+    """A fresh, uniquely named output directory for every timed run, under a parent marked
+    `chattr +T` (common.spread_subdirectories): ext4 then places each in its own block group,
+    so no run creates its files among the inodes the run before it freed (which ext4 scans past
+    on every create: the create_folder artefact of READER.md §9.1, which here hit whichever of
+    zip2folder and `cp -r` ran after the other)."""
+
+    def __init__(self, out: str):
+        self.root = os.path.join(out, "runs")
+        fresh(self.root)
+        os.makedirs(self.root)
+        common.spread_subdirectories(self.root)
+        self.count = 0
+
+    def output(self, name: str) -> str:
+        self.count += 1
+        d = os.path.join(self.root, f"{self.count:04d}-{os.urandom(4).hex()}")
+        os.makedirs(d)
+        return os.path.join(d, name)
+
+
+def take_turns(commands: dict, runs: int, dirs: RunDirs) -> tuple[dict, dict]:
     """Runs every command `runs` times, taking turns in reversed order every other round (so a
-    slow spell of the machine hits them alike), then removes their outputs. Returns ({name,
-    name_cpu, name_runs: medians and walls}, {conversion: its --json outputs})."""
+    slow spell of the machine hits them alike), each into a fresh run directory removed (and
+    synced) right after. `commands` maps a name to (argv without the output, output name).
+    Returns ({name, name_cpu, name_runs: medians and walls}, {conversion: its --json outputs})."""
     walls = {k: [] for k in commands}
     cpus = {k: [] for k in commands}
     inner = {"zip2folder": [], "folder2zip": []}
     order = list(commands)
     for i in range(runs):
         for name in (order if i % 2 == 0 else order[::-1]):
-            wall, cpu = timed_fresh(*commands[name])
+            argv, out_name = commands[name]
+            output = dirs.output(out_name)
+            wall, cpu = timed_fresh([*argv, output, *(["--json"] if name in inner else [])],
+                                    output)
+            fresh(os.path.dirname(output))
             walls[name].append(wall)
             cpus[name].append(cpu)
             if name in inner:
@@ -159,8 +187,6 @@ def take_turns(commands: dict, runs: int) -> tuple[dict, dict]:
         res[name] = statistics.median(walls[name])
         res[name + "_cpu"] = statistics.median(cpus[name])
         res[name + "_runs"] = [round(w, 3) for w in walls[name]]
-    for _, output in commands.values():
-        fresh(output)
     return res, inner
 
 
@@ -170,18 +196,22 @@ def bench_zip_folder(src: str, out: str, runs: int) -> dict:
     are in the page cache: zip2folder (200 files out) with `cp -r` of the FOLDER's DATA/,
     folder2zip (one archive out) with `cp` of the ZIP. The other pairing is reported too. The
     four commands take turns, in reversed order every other round, so a slow spell of the
-    machine hits them alike."""
-    folder, back = os.path.join(out, "as_folder"), os.path.join(out, "back.tacozip")
-    cp_zip, cp_tree = os.path.join(out, "cp.bin"), os.path.join(out, "cp_tree")
+    machine hits them alike; folder2zip and `cp -r` read one FOLDER made once."""
+    folder = os.path.join(out, "as_folder")
+    timed_fresh([TACO, "convert", src, folder], folder)  # the FOLDER source, made once
     commands = {
-        "zip2folder": ([TACO, "convert", src, folder, "--json"], folder),
-        "folder2zip": ([TACO, "convert", folder, back, "--json"], back),
-        "cp_zip": (["cp", src, cp_zip], cp_zip),
-        "cp_tree": (["cp", "-r", os.path.join(folder, "DATA"), cp_tree], cp_tree),
+        "zip2folder": ([TACO, "convert", src], "as_folder"),
+        "folder2zip": ([TACO, "convert", folder], "back.tacozip"),
+        "cp_zip": (["cp", src], "cp.bin"),
+        "cp_tree": (["cp", "-r", os.path.join(folder, "DATA")], "cp_tree"),
     }
-    timed_fresh(*commands["zip2folder"])  # the FOLDER the others read; warms the page cache
-    timed_fresh(*commands["cp_zip"])
-    out_, inner = take_turns(commands, runs)
+    dirs = RunDirs(out)
+    for name in ("cp_zip", "cp_tree"):  # warm the page cache with every source
+        argv, out_name = commands[name]
+        timed_fresh([*argv, dirs.output(out_name)], dirs.output(out_name))
+    out_, inner = take_turns(commands, runs, dirs)
+    fresh(dirs.root)
+    fresh(folder)
     out_["zip2folder_vs_cp"] = out_["zip2folder"] / out_["cp_tree"]
     out_["folder2zip_vs_cp"] = out_["folder2zip"] / out_["cp_zip"]
     out_["zip2folder_vs_cp_zip"] = out_["zip2folder"] / out_["cp_zip"]
@@ -214,17 +244,19 @@ def bench_nested(src: str, out: str, runs: int) -> dict:
     """Many small entries (issue 16: `taco convert` of 100k x 4 x 4 ran at ~1 MB/s): zip2folder
     against `cp -r` of the FOLDER it writes, folder2zip against `cp` of the ZIP, turns
     alternating as in bench_zip_folder."""
-    folder, back = os.path.join(out, "nested_folder"), os.path.join(out, "nested_back.tacozip")
-    cp_zip, cp_tree = os.path.join(out, "nested_cp.bin"), os.path.join(out, "nested_cp_tree")
+    folder = os.path.join(out, "nested_folder")
+    timed_fresh([TACO, "convert", src, folder], folder)  # the FOLDER source, made once
     commands = {
-        "zip2folder": ([TACO, "convert", src, folder, "--json"], folder),
-        "folder2zip": ([TACO, "convert", folder, back, "--json"], back),
-        "cp_zip": (["cp", src, cp_zip], cp_zip),
-        "cp_tree": (["cp", "-r", folder, cp_tree], cp_tree),
+        "zip2folder": ([TACO, "convert", src], "nested_folder"),
+        "folder2zip": ([TACO, "convert", folder], "nested_back.tacozip"),
+        "cp_zip": (["cp", src], "nested_cp.bin"),
+        "cp_tree": (["cp", "-r", folder], "nested_cp_tree"),
     }
-    timed_fresh(*commands["zip2folder"])
     entries = sum(len(files) + len(dirs) for _, dirs, files in os.walk(os.path.join(folder, "DATA")))
-    res, _ = take_turns(commands, runs)
+    dirs = RunDirs(out)
+    res, _ = take_turns(commands, runs, dirs)
+    fresh(dirs.root)
+    fresh(folder)
     res.update(entries=entries, zip_bytes=os.path.getsize(src))
     res["zip2folder_vs_cp"] = res["zip2folder"] / res["cp_tree"]
     res["folder2zip_vs_cp"] = res["folder2zip"] / res["cp_zip"]

@@ -24,6 +24,7 @@ enum class Kind {
     LargeUtf8,
     Binary,
     LargeBinary,
+    Date32,
     TimestampUs
 };
 
@@ -41,8 +42,7 @@ std::optional<Kind> kind_of(const ArrowSchema& s) {
     if (f == "U") return Kind::LargeUtf8;
     if (f == "z") return Kind::Binary;
     if (f == "Z") return Kind::LargeBinary;
-    // date32 is left to the Python path, which stores a date as a timestamp at midnight (and a
-    // null date as a typed date null): one rule for both paths until that is settled.
+    if (f == "tdD") return Kind::Date32;
     if (f.starts_with("tsu:")) return Kind::TimestampUs;
     return std::nullopt;
 }
@@ -67,6 +67,8 @@ DataType null_type(Kind k, std::string_view format) {
         case Kind::Binary:
         case Kind::LargeBinary:
             return DataType::binary();
+        case Kind::Date32:
+            return DataType::date();
         case Kind::TimestampUs:
             if (format == "tsu:") return DataType::timestamp();
             if (format == "tsu:UTC") return DataType::timestamp_tz();
@@ -90,15 +92,22 @@ T at(const ArrowArray& a, int buffer, int64_t i) {
 }
 
 template <typename Offset>
-std::string_view bytes_at(const ArrowArray& a, int64_t i) {
+std::optional<std::string_view> bytes_at(const ArrowArray& a, int64_t i) {
     const Offset begin = at<Offset>(a, 1, i), end = at<Offset>(a, 1, i + 1);
-    return {static_cast<const char*>(a.buffers[2]) + begin, static_cast<size_t>(end - begin)};
+    if (begin < 0 || end < begin) return std::nullopt;  // not what pyarrow writes: its path says
+    return std::string_view{static_cast<const char*>(a.buffers[2]) + begin,
+                            static_cast<size_t>(end - begin)};
 }
 
-// Cell `i` (buffer index, offsets applied) of column `a`; nullopt for invalid UTF-8.
+// Cell `i` (buffer index, offsets applied) of column `a`; nullopt for invalid UTF-8 or a column
+// without the buffers its type has (then the Python path, through pyarrow, reports it).
 std::optional<Value> cell(Kind k, std::string_view format, const ArrowArray& a, int64_t i) {
+    const bool variable =
+        k == Kind::Utf8 || k == Kind::LargeUtf8 || k == Kind::Binary || k == Kind::LargeBinary;
+    if (a.n_buffers < (variable ? 3 : 2) || a.length < 1) return std::nullopt;
     if (a.null_count != 0 && a.buffers[0] != nullptr && !bit(a.buffers[0], i))
         return Value::null(null_type(k, format));
+    if (a.buffers[1] == nullptr || (variable && a.buffers[2] == nullptr)) return std::nullopt;
     switch (k) {
         case Kind::Bool:
             return Value(bit(a.buffers[1], i));
@@ -116,15 +125,19 @@ std::optional<Value> cell(Kind k, std::string_view format, const ArrowArray& a, 
             return Value(at<double>(a, 1, i));
         case Kind::Utf8:
         case Kind::LargeUtf8: {
-            const std::string_view s =
-                k == Kind::Utf8 ? bytes_at<int32_t>(a, i) : bytes_at<int64_t>(a, i);
-            if (!model::is_valid_utf8(s)) return std::nullopt;
-            return Value(s);
+            const auto text = k == Kind::Utf8 ? bytes_at<int32_t>(a, i) : bytes_at<int64_t>(a, i);
+            if (!text || !model::is_valid_utf8(*text)) return std::nullopt;
+            return Value(*text);
         }
         case Kind::Binary:
-            return Value::binary(std::string(bytes_at<int32_t>(a, i)));
-        case Kind::LargeBinary:
-            return Value::binary(std::string(bytes_at<int64_t>(a, i)));
+        case Kind::LargeBinary: {
+            const auto bytes =
+                k == Kind::Binary ? bytes_at<int32_t>(a, i) : bytes_at<int64_t>(a, i);
+            if (!bytes) return std::nullopt;
+            return Value::binary(std::string(*bytes));
+        }
+        case Kind::Date32:
+            return Value::date(at<int32_t>(a, 1, i));
         case Kind::TimestampUs:
             return Value::timestamp(at<int64_t>(a, 1, i));
     }

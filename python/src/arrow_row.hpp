@@ -16,7 +16,7 @@ namespace taco::py {
 /// The fields of the one row of `stream` (consumed), typed as the Python path types them
 /// (_toolbox._arrow_fields): int8/16/32 -> int32, timestamp[us] (any zone) -> timestamp, a null
 /// keeps the column's type where the Python path does. nullopt when the stream holds something
-/// this reader leaves to the Python path: another column type (date32 included), a dictionary,
+/// this reader leaves to the Python path: another column type, a dictionary,
 /// not exactly one row, text that is not UTF-8, or a stream error.
 std::optional<std::vector<Field>> arrow_row_fields(ArrowArrayStream* stream);
 

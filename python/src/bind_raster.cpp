@@ -4,9 +4,11 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include "interruptible.hpp"
 #include "py_common.hpp"
 #include "py_paths.hpp"
 #include "raster/decode.hpp"
+#include "raster/decode_ahead.hpp"
 
 namespace taco::py {
 using namespace nb::literals;
@@ -64,6 +66,31 @@ void bind_raster(nb::module_& m) {
         },
         "paths"_a, "threads"_a = 0,
         "Decodes many rasters in parallel (threads=0: all cores), in input order.");
+
+    nb::class_<raster::DecodeAhead>(m, "DecodeAhead",
+                                    "An iterator of numpy arrays decoded on native threads, a "
+                                    "bounded window ahead of the consumer, in path order.")
+        .def(nb::init<std::vector<std::string>, unsigned, size_t>(), "paths"_a, "threads"_a = 0,
+             "window"_a = 4)
+        .def("__len__", &raster::DecodeAhead::size, "How many paths it decodes in all.")
+        .def(
+            "__iter__", [](nb::handle self) { return self; }, "The iterator itself.")
+        .def(
+            "__next__",
+            [](raster::DecodeAhead& it) -> nb::object {
+                // Waits without the GIL, a slice at a time, so Ctrl-C still reaches the consumer.
+                for (;;) {
+                    if (it.done()) throw nb::stop_iteration();
+                    std::optional<raster::Raster> r;
+                    {
+                        nb::gil_scoped_release release;
+                        r = it.next(kSignalPoll);
+                    }
+                    if (r) return to_numpy(std::move(*r));
+                    if (PyErr_CheckSignals() != 0) throw nb::python_error();
+                }
+            },
+            "The next array, in path order; raises the decode error of its path.");
 }
 
 }  // namespace taco::py

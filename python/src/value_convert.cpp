@@ -179,9 +179,15 @@ Value to_value(nb::handle obj, const std::string& what) {
     }
     if (nb::isinstance(obj, t.datetime)) return Value::timestamp(datetime_micros(obj));
     if (nb::isinstance(obj, t.date)) {
-        return Value::timestamp(model::micros_from_civil(
-            attr_int(obj, "year"), static_cast<unsigned>(attr_int(obj, "month")),
-            static_cast<unsigned>(attr_int(obj, "day")), 0, 0, 0, 0));
+        // A date stays a date (date32), as tacotoolbox's pyarrow inference makes it; before, it
+        // became a timestamp at midnight while a null of a date32 column kept the date type, so
+        // a column with a missing date failed the Tortilla's schema check.
+        constexpr int64_t kMicrosPerDay = int64_t{86'400} * 1'000'000;
+        return Value::date(static_cast<int32_t>(
+            model::micros_from_civil(attr_int(obj, "year"),
+                                     static_cast<unsigned>(attr_int(obj, "month")),
+                                     static_cast<unsigned>(attr_int(obj, "day")), 0, 0, 0, 0) /
+            kMicrosPerDay));
     }
     if (nb::isinstance(obj, t.ndarray) || nb::isinstance(obj, t.generic))
         return numpy_value(obj, what);

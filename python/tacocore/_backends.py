@@ -472,25 +472,19 @@ class TacoDataFrame:
         that is not a FILE raises when the iteration reaches it."""
         self._check_open()
         threads = _threads("iter_arrays", threads) or (os.cpu_count() or 1)
-        keys = list(keys)
-        if not keys:
-            return
-        from collections import deque
-        from concurrent.futures import ThreadPoolExecutor
-
-        decode = _core.read_array
-        pending: deque = deque()
-        with ThreadPoolExecutor(min(threads, len(keys)), thread_name_prefix="tacocore-decode") as pool:
+        # Paths up to the first key that is not a FILE; its error comes once the arrays before
+        # it have been yielded. The decoding runs on native threads (raster::DecodeAhead).
+        paths, error = [], None
+        for key in keys:
             try:
-                for key in keys:
-                    pending.append(pool.submit(decode, self._file_path(key)))
-                    if len(pending) > 2 * threads:
-                        yield pending.popleft().result()
-                while pending:
-                    yield pending.popleft().result()
-            finally:  # the consumer stopped early or a decode failed: drop what is still queued
-                for future in pending:
-                    future.cancel()
+                paths.append(self._file_path(key))
+            except Exception as e:  # whatever the loop over read() raised there, unchanged
+                error = e
+                break
+        if paths:
+            yield from _core.DecodeAhead(paths, threads, 2 * threads)
+        if error is not None:
+            raise error
 
     def _file_path(self, key: Union[int, str]) -> str:
         result = self.read(key)

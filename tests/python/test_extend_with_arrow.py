@@ -28,6 +28,7 @@ FAST = [
     ("ls", pa.large_string(), ["x", "large", None]),
     ("bin", pa.binary(), [b"x", b"\x00\xff", None]),
     ("lbin", pa.large_binary(), [b"x", b"big", None]),
+    ("d", pa.date32(), [dt.date(2020, 1, 1), dt.date(1969, 12, 31), None]),
     ("ts", pa.timestamp("us"), [dt.datetime(2020, 1, 1), dt.datetime(2023, 5, 6, 7, 8, 9, 123456), None]),
     ("tsz", pa.timestamp("us", tz="UTC"),
      [dt.datetime(2020, 1, 1, tzinfo=UTC), dt.datetime(2023, 5, 6, 7, 8, 9, tzinfo=UTC), None]),
@@ -35,7 +36,6 @@ FAST = [
      [dt.datetime(2020, 1, 1, tzinfo=UTC), dt.datetime(2023, 5, 6, 7, 8, 9, tzinfo=UTC), None]),
 ]
 SLOW = [
-    ("d", pa.date32(), [dt.date(2020, 1, 1), dt.date(1969, 12, 31), None]),
     ("lst", pa.list_(pa.int64()), [[1], [2, 3], None]),
     ("ns", pa.timestamp("ns"), [dt.datetime(2020, 1, 1), dt.datetime(2021, 1, 1), None]),
     ("dict", pa.dictionary(pa.int32(), pa.string()), ["a", "b", None]),
@@ -66,6 +66,7 @@ def test_native_read_matches_the_scalar_path(row):
         got = fast.metadata
         assert got["i16"] == -300 and got["s"] == "héllo" and got["bin"] == b"\x00\xff"
         assert got["ts"] == dt.datetime(2023, 5, 6, 7, 8, 9, 123456)
+        assert got["d"] == dt.date(1969, 12, 31)
 
 
 def test_the_row_may_sit_in_any_chunk():
@@ -102,3 +103,20 @@ def test_reserved_names_fail_as_on_the_scalar_path():
     with pytest.raises(tacocore.TacoSchemaError) as slow:
         _toolbox._arrow_fields("a", one).apply(tacocore.Sample(id="a", path=b"")._native)
     assert str(fast.value) == str(slow.value)
+
+
+def test_a_date_column_stays_a_date_with_or_without_nulls(tmp_path, make_taco):
+    """date32 (from a Table or a Python date) is written as date32, as tacotoolbox writes it;
+    a missing date in the column is a null of it, not a schema mismatch."""
+    import pyarrow.parquet as pq
+    import zipfile, io
+    samples = [tacocore.Sample("a", b"1"), tacocore.Sample("b", b"2"), tacocore.Sample("c", b"3")]
+    samples[0].extend_with(pa.table({"day": pa.array([dt.date(2024, 2, 29)], pa.date32())}))
+    samples[1].extend_with(pa.table({"day": pa.array([None], pa.date32())}))
+    samples[2].extend_with({"day": dt.date(1969, 12, 31)})
+    path = tacocore.create(make_taco(samples), tmp_path / "days.tacozip")[0]
+    with zipfile.ZipFile(path) as z:
+        table = pq.read_table(io.BytesIO(z.read("METADATA/level0.parquet")))
+    assert table.schema.field("day").type == pa.date32()
+    assert table["day"].to_pylist() == [dt.date(2024, 2, 29), None, dt.date(1969, 12, 31)]
+    assert tacocore.load(path).data.to_arrow()["day"].to_pylist() == table["day"].to_pylist()

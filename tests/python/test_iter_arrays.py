@@ -78,3 +78,19 @@ def test_decoding_runs_while_python_runs(geotiff_zip):
             del a
 
     assert_gil_released(work, "iter_arrays(threads=1)")
+
+
+def test_a_sample_gdal_cannot_decode_fails_after_the_arrays_before_it(geotiffs, make_taco, tmp_path):
+    """The decoding runs ahead on native threads, but an undecodable sample raises only when the
+    loop reaches it, naming it, after every array before it was yielded."""
+    directory, pixels = geotiffs
+    samples = [tacocore.Sample(f"g{i}", directory / f"g{i:02d}.tif") for i in range(3)]
+    samples.insert(2, tacocore.Sample("notes", b"these bytes are no GeoTIFF"))
+    path = tacocore.create(make_taco(samples), tmp_path / "mixed.tacozip")[0]
+    df = tacocore.load(path).data
+    got = []
+    with pytest.raises(tacocore.TacoError, match="mixed.tacozip"):
+        for a in df.iter_arrays(["g0", "g1", "notes", "g2"], threads=2):
+            got.append(a)
+    assert len(got) == 2
+    assert np.array_equal(got[0], pixels[0]) and np.array_equal(got[1], pixels[1])
