@@ -6,15 +6,13 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <cstddef>
-#include <exception>
-#include <mutex>
+#include <memory>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "process/fork_generation.hpp"
 #include "raster/decode.hpp"
 
 namespace taco::raster {
@@ -24,38 +22,29 @@ class DecodeAhead {
     /// Starts decoding `paths` on `threads` threads (0 = all cores, never more than paths),
     /// at most `window` (>= 1) rasters ahead of what next() has handed out.
     DecodeAhead(std::vector<std::string> paths, unsigned threads, size_t window);
-    /// Stops the workers (a decode already running finishes first) and joins them.
+    /// Stops the workers (a decode already running finishes first) and joins them. In a fork()
+    /// child of the process that made it, leaves them and their state alone instead: the workers
+    /// stayed in the parent, and joining them (or destroying a condition variable they waited
+    /// on) would abort or hang the child (READER.md §11).
     ~DecodeAhead();
     DecodeAhead(const DecodeAhead&) = delete;
     DecodeAhead& operator=(const DecodeAhead&) = delete;
 
     /// The next raster in path order, waiting at most `wait` for it: nullopt when it is not
     /// decoded yet (call again; a caller polls for signals in between). `done()` tells the end.
-    /// Rethrows the decode error of that path; the iteration ends there.
+    /// Rethrows the decode error of that path; the iteration ends there. IoError in a fork()
+    /// child of the process that made it (its workers stayed in the parent).
     std::optional<Raster> next(std::chrono::milliseconds wait);
     /// True when every raster has been handed out (or an error was).
     bool done() const;
-    size_t size() const { return paths_.size(); }
+    size_t size() const;
 
   private:
-    struct Slot {
-        std::optional<Raster> raster;
-        std::exception_ptr error;
-        bool ready = false;
-    };
-    void work();
+    struct State;  // on the heap: a forked child leaks it instead of destroying it (see .cpp)
+    static void work(State& s);
 
-    const std::vector<std::string> paths_;
-    const size_t window_;
-    std::vector<Slot> slots_;  // path i lives in slots_[i % window_] until handed out
-    mutable std::mutex mutex_;
-    std::condition_variable ready_;  // a slot was filled (workers -> consumer)
-    std::condition_variable room_;   // a slot was emptied, or stop (consumer -> workers)
-    size_t started_ = 0;             // paths handed to workers
-    size_t consumed_ = 0;            // paths handed out by next()
-    bool failed_ = false;
-    bool stop_ = false;
-    std::vector<std::thread> workers_;
+    std::unique_ptr<State> state_;
+    process::ForkOwner owner_;
 };
 
 }  // namespace taco::raster

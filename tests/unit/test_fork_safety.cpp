@@ -10,6 +10,7 @@
 
 #include "metadata/duckdb_session.hpp"
 #include "process/fork_generation.hpp"
+#include "raster/decode_ahead.hpp"
 #include "taco/errors.hpp"
 
 using namespace taco;
@@ -78,4 +79,43 @@ TEST(ForkSafety, TheGenerationCountsForksInTheChildOnly) {
     EXPECT_EQ(WEXITSTATUS(status), 0);
     EXPECT_EQ(process::fork_generation(), before);
     EXPECT_FALSE(owner.inherited());
+}
+
+namespace {
+
+// A DecodeAhead whose workers wait for room (window 1, 4 paths, one handed out) when the process
+// forks; the child starts a thread, is refused the next raster, and destroys the iterator.
+[[noreturn]] void fork_with_decoders_waiting() {
+    const std::string tif =
+        std::string(TACO_FIXTURES_DIR) + "/tacotoolbox/geotiffs/single_band_128x128.tif";
+    auto it = std::make_unique<raster::DecodeAhead>(std::vector<std::string>(4, tif), 2, 1);
+    while (!it->next(std::chrono::milliseconds(50))) {
+    }
+    ::usleep(20000);  // the workers fill the window and wait on it
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::alarm(20);
+        std::thread([] {}).join();
+        int code = 0;
+        try {
+            it->next(std::chrono::milliseconds(50));
+            code = 1;
+        } catch (const IoError& e) {
+            if (std::string(e.what()).find("fork()") == std::string::npos) code = 2;
+        }
+        if (it->done()) code = 3;
+        it.reset();
+        ::_exit(code);
+    }
+    int status = 0;
+    if (pid < 0 || ::waitpid(pid, &status, 0) != pid) ::_exit(90);
+    it.reset();  // the parent still stops and joins its own workers
+    ::_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 100 + WTERMSIG(status));
+}
+
+}  // namespace
+
+TEST(ForkSafety, AChildRefusesAndDropsAnInheritedDecodeAhead) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_EXIT(fork_with_decoders_waiting(), ::testing::ExitedWithCode(0), "");
 }
