@@ -177,3 +177,33 @@ def test_concat_and_closed_datasets_are_dropped_too(fixture_paths):
     """, fixture_paths["toolbox-zip-simple"])
     assert "child exit 0" in proc.stdout
 
+
+
+def test_an_inherited_array_iterator_is_refused_and_dropped(fixture_paths):
+    # iter_arrays() decodes ahead on native threads, which stay in the parent: in the child the
+    # iterator says so instead of waiting forever, and dropping it neither joins nor hangs.
+    proc = run("""
+        tif = tacocore.load(sys.argv[1])
+        frame = tif.data
+        it = frame.iter_arrays(list(range(len(frame))), threads=2)
+        next(it)
+        pid = os.fork()
+        if pid == 0:
+            start_a_thread()
+            try:
+                next(it)
+                print("iterated in the child", flush=True)
+            except tacocore.TacoIOError as exc:
+                print("refused:", exc, flush=True)
+            del it
+            gc.collect()
+            again = tacocore.load(sys.argv[1]).data
+            print("fresh", len(list(again.iter_arrays(list(range(len(again))), threads=2))))
+            sys.exit(0)
+        print("child exit", child_status(pid))
+        print("parent rest", len(list(it)))
+    """, fixture_paths["toolbox-zip-simple"])
+    out = proc.stdout
+    assert "child exit 0" in out, out
+    assert "refused:" in out and "fork()" in out, out
+    assert "fresh" in out and "parent rest" in out, out
