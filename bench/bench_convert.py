@@ -272,7 +272,8 @@ def report(results: dict, args, load: tuple) -> None:
     lines = [
         BEGIN, "## Conversions (issue 16; bench/bench_convert.py)", "",
         f"Written by `.venv/bin/python bench/bench_convert.py --runs {args.runs}"
-        f"{' --quick' if args.quick else ''} --report` on {time.strftime('%Y-%m-%d')}; medians "
+        f"{' --quick' if args.quick else ''}{f' --nested {args.nested}' if args.nested != 2000 else ''}"
+        f" --report` on {time.strftime('%Y-%m-%d')}; medians "
         f"of fresh `taco` processes (whole command: load, metadata, bytes, rename), load average "
         f"{load[0]:.2f}–{load[1]:.2f} on {cores} cores ({busy}). The reference has no export or "
         "conversion any more (moved out of tacotoolbox 0.25), so the yardstick is `cp`.", "",
@@ -323,12 +324,16 @@ def report(results: dict, args, load: tuple) -> None:
         ]
     lines += [
         "",
-        "Conversions: every run starts after an untimed `sync` with its previous output removed "
-        "(nothing dirty, sources in the page cache), the four commands take turns in alternating "
-        "order, and neither taco nor cp fsyncs. Each conversion is held against the `cp` that "
-        "writes the same layout (the costly side when the sources are cached); the other "
-        "pairing is in the last column. CPU is user + system of the whole process (taco's "
-        "includes its helper threads).",
+        "Conversions: every run writes into its own new directory under a `chattr +T` parent (so "
+        "no run creates files among inodes another just freed, which ext4 scans past: READER.md "
+        "§9.1), removed and synced after it, and starts after an untimed `sync` (nothing dirty, "
+        "sources in the page cache); folder2zip and `cp -r` read one FOLDER made once; the four "
+        "commands take turns in alternating order, and neither taco nor cp fsyncs. Each "
+        "conversion is held against the `cp` that writes the same layout (the costly side when "
+        "the sources are cached); the other pairing is in the last column. One `cp` of the 1.6 GB"
+        " ZIP varies 0.38–3.5 s between runs on this VM (a single large file's page-cache "
+        "allocation), 200 files of 8 MiB much less. CPU is user + system of the whole process "
+        "(taco's includes its helper threads).",
         "",
         "The floor is read on the byte-copy columns (`copy_seconds` of `taco export --json`: the "
         "wall time spent moving sample bytes; `copy_cpu_seconds`: the copying thread's CPU time, "
