@@ -190,28 +190,42 @@ def take_turns(commands: dict, runs: int, dirs: RunDirs) -> tuple[dict, dict]:
     return res, inner
 
 
+def turns_against_cp(src: str, out: str, runs: int, folder_name: str,
+                     cp_tree_of) -> tuple[dict, dict, int]:
+    """The four commands of a conversion benchmark, taking turns (take_turns): zip2folder and
+    folder2zip of `src`, `cp` of the ZIP and `cp -r` of `cp_tree_of(folder)`. folder2zip and
+    `cp -r` read one FOLDER made once (and every source is read once before the clock), so no
+    run reads another's output. Returns take_turns' results and the FOLDER's entry count."""
+    folder = os.path.join(out, folder_name)
+    timed_fresh([TACO, "convert", src, folder], folder)  # the FOLDER source, made once
+    entries = sum(len(files) + len(dirs) for _, dirs, files in os.walk(os.path.join(folder, "DATA")))
+    commands = {
+        "zip2folder": ([TACO, "convert", src], "folder"),
+        "folder2zip": ([TACO, "convert", folder], "back.tacozip"),
+        "cp_zip": (["cp", src], "cp.bin"),
+        "cp_tree": (["cp", "-r", cp_tree_of(folder)], "cp_tree"),
+    }
+    dirs = RunDirs(out)
+    for name in ("cp_zip", "cp_tree"):  # warm the page cache with every source
+        argv, out_name = commands[name]
+        output = dirs.output(out_name)
+        timed_fresh([*argv, output], output)
+        fresh(os.path.dirname(output))
+    res, inner = take_turns(commands, runs, dirs)
+    fresh(dirs.root)
+    fresh(folder)
+    return res, inner, entries
+
+
 def bench_zip_folder(src: str, out: str, runs: int) -> dict:
     """zip2folder and folder2zip against `cp` of the same bytes. Each conversion is compared
     with the `cp` that writes the same output layout, the costly side of a copy whose sources
     are in the page cache: zip2folder (200 files out) with `cp -r` of the FOLDER's DATA/,
     folder2zip (one archive out) with `cp` of the ZIP. The other pairing is reported too. The
     four commands take turns, in reversed order every other round, so a slow spell of the
-    machine hits them alike; folder2zip and `cp -r` read one FOLDER made once."""
-    folder = os.path.join(out, "as_folder")
-    timed_fresh([TACO, "convert", src, folder], folder)  # the FOLDER source, made once
-    commands = {
-        "zip2folder": ([TACO, "convert", src], "as_folder"),
-        "folder2zip": ([TACO, "convert", folder], "back.tacozip"),
-        "cp_zip": (["cp", src], "cp.bin"),
-        "cp_tree": (["cp", "-r", os.path.join(folder, "DATA")], "cp_tree"),
-    }
-    dirs = RunDirs(out)
-    for name in ("cp_zip", "cp_tree"):  # warm the page cache with every source
-        argv, out_name = commands[name]
-        timed_fresh([*argv, dirs.output(out_name)], dirs.output(out_name))
-    out_, inner = take_turns(commands, runs, dirs)
-    fresh(dirs.root)
-    fresh(folder)
+    machine hits them alike."""
+    out_, inner, _ = turns_against_cp(src, out, runs, "as_folder",
+                                      lambda folder: os.path.join(folder, "DATA"))
     out_["zip2folder_vs_cp"] = out_["zip2folder"] / out_["cp_tree"]
     out_["folder2zip_vs_cp"] = out_["folder2zip"] / out_["cp_zip"]
     out_["zip2folder_vs_cp_zip"] = out_["zip2folder"] / out_["cp_zip"]
@@ -244,19 +258,7 @@ def bench_nested(src: str, out: str, runs: int) -> dict:
     """Many small entries (issue 16: `taco convert` of 100k x 4 x 4 ran at ~1 MB/s): zip2folder
     against `cp -r` of the FOLDER it writes, folder2zip against `cp` of the ZIP, turns
     alternating as in bench_zip_folder."""
-    folder = os.path.join(out, "nested_folder")
-    timed_fresh([TACO, "convert", src, folder], folder)  # the FOLDER source, made once
-    commands = {
-        "zip2folder": ([TACO, "convert", src], "nested_folder"),
-        "folder2zip": ([TACO, "convert", folder], "nested_back.tacozip"),
-        "cp_zip": (["cp", src], "nested_cp.bin"),
-        "cp_tree": (["cp", "-r", folder], "nested_cp_tree"),
-    }
-    entries = sum(len(files) + len(dirs) for _, dirs, files in os.walk(os.path.join(folder, "DATA")))
-    dirs = RunDirs(out)
-    res, _ = take_turns(commands, runs, dirs)
-    fresh(dirs.root)
-    fresh(folder)
+    res, _, entries = turns_against_cp(src, out, runs, "nested_folder", lambda folder: folder)
     res.update(entries=entries, zip_bytes=os.path.getsize(src))
     res["zip2folder_vs_cp"] = res["zip2folder"] / res["cp_tree"]
     res["folder2zip_vs_cp"] = res["folder2zip"] / res["cp_zip"]
