@@ -48,6 +48,12 @@ bool is_remote(std::string_view text) {
     return !scheme_of(text).empty() && lower(scheme_of(text)) != "file";
 }
 
+bool reaches_network(std::string_view gdal_path) {
+    for (std::string_view p : kVsiNetworkPrefixes)
+        if (gdal_path.find(p) != std::string_view::npos) return true;
+    return false;
+}
+
 Location parse_location(std::string_view given) {
     std::string text(given);
     while (text.size() > 1 && text.back() == '/') text.pop_back();

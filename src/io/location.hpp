@@ -20,6 +20,10 @@ struct Location {
 /// True for the URL schemes and GDAL network prefixes tacocore reads remotely.
 bool is_remote(std::string_view text);
 
+/// True when GDAL reading `gdal_path` reaches the network: a network prefix anywhere in it, also
+/// behind a wrapper (`/vsisubfile/o_s,/vsicurl/...`, `/vsizip//vsis3/...`).
+bool reaches_network(std::string_view gdal_path);
+
 /// `text` as a Location: `http(s)://` -> /vsicurl/, `s3://b/k` -> /vsis3/b/k, `gs://` / `gcs://`
 /// -> /vsigs/, `az://c/b` / `azure://c/b` / `abfs(s)://c[@account.host]/b` -> /vsiaz/c/b; GDAL's
 /// own network prefixes (/vsicurl/, /vsis3/, /vsigs/, /vsiaz/, /vsiadls/, /vsioss/, /vsiswift/)

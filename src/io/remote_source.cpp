@@ -20,6 +20,8 @@
 #include <thread>
 
 #include "log/messages.hpp"
+#include "process/fork_generation.hpp"
+#include "process/fork_relay.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::io {
@@ -324,8 +326,13 @@ std::shared_ptr<RemoteSource> RemoteSource::from_bytes(const Location& location,
 
 std::shared_ptr<RemoteSource> RemoteSource::open(const Location& location) {
     prepare();
-    RemoteIdentity id = head(location);
-    VSILFILE* f = open_handle(location);
+    process::count_forks();  // a forked child must know to keep off its parent's connections
+    RemoteIdentity id;
+    VSILFILE* f = nullptr;
+    process::run_off_forking_thread([&] {
+        id = head(location);
+        f = open_handle(location);
+    });
     return std::shared_ptr<RemoteSource>(new RemoteSource(location, std::move(id), f));
 }
 
@@ -344,6 +351,10 @@ void RemoteSource::fetch(uint64_t offset, void* buf, size_t n, const std::string
     if (!handle_) {  // from_bytes: every byte is held, so this is a range outside the file
         throw IoError(location_.text + ": " + what + " is not in the fetched copy");
     }
+    process::run_off_forking_thread([&] { fetch_here(offset, buf, n, what); });
+}
+
+void RemoteSource::fetch_here(uint64_t offset, void* buf, size_t n, const std::string& what) const {
     // Every read asks for the version the HEAD saw: if the file changed since, the server
     // answers 412 instead of mixing bytes of two versions. Only for plain HTTP(S): the cloud
     // signatures (Azure's in particular) cover the headers GDAL knows about.

@@ -55,6 +55,8 @@ class RemoteSource final : public ByteSource {
     RemoteSource(Location location, RemoteIdentity identity, void* handle);
     bool from_held(uint64_t offset, void* buf, size_t n) const;
     void fetch(uint64_t offset, void* buf, size_t n, const std::string& what) const;
+    // fetch() on this thread; fetch() moves it off a forked child's inherited thread.
+    void fetch_here(uint64_t offset, void* buf, size_t n, const std::string& what) const;
 
     Location location_;
     RemoteIdentity identity_;

@@ -9,26 +9,34 @@ namespace taco::process {
 namespace {
 
 std::atomic<uint64_t> g_generation{0};
+// Written only by the child handler, while the child has this one thread; read by its threads.
+pthread_t g_forking_thread;
 
 void count_fork_in_child() {
     // Runs in the child only, single-threaded, right after fork().
-    g_generation.fetch_add(1, std::memory_order_relaxed);
+    g_forking_thread = ::pthread_self();
+    g_generation.fetch_add(1, std::memory_order_release);
 }
 
+}  // namespace
+
 // Registered before the first ForkOwner exists: no object can be made before its fork is counted.
-void register_fork_counter() noexcept {
+void count_forks() noexcept {
     static const bool registered = ::pthread_atfork(nullptr, nullptr, &count_fork_in_child) == 0;
     (void)registered;
 }
 
-}  // namespace
+bool on_forking_thread() noexcept {
+    return g_generation.load(std::memory_order_acquire) != 0 &&
+           ::pthread_equal(::pthread_self(), g_forking_thread) != 0;
+}
 
 uint64_t fork_generation() noexcept {
     return g_generation.load(std::memory_order_relaxed);
 }
 
 ForkOwner::ForkOwner() noexcept : owner_pid_(static_cast<long>(::getpid())) {
-    register_fork_counter();
+    count_forks();
     born_in_ = fork_generation();
 }
 

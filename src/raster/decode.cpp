@@ -2,9 +2,12 @@
 
 #include <gdal.h>
 
+#include <functional>
 #include <mutex>
 
+#include "io/location.hpp"
 #include "io/parallel.hpp"
+#include "process/fork_relay.hpp"
 #include "raster/local_file_check.hpp"
 #include "taco/errors.hpp"
 
@@ -83,42 +86,64 @@ std::string describe(const RasterShape& s) {
            std::to_string(s.width) + " " + s.dtype;
 }
 
+// GDAL reads a network raster through the calling thread's kept-alive connections: in a forked
+// child, the thread it began with holds its parent's, so the whole open-and-read moves off it
+// (process/fork_relay.hpp). Local rasters are read where they are asked for.
+void on_own_connections(const std::string& path, const std::function<void()>& work) {
+    if (io::reaches_network(path)) {
+        process::run_off_forking_thread(work);
+    } else {
+        work();
+    }
+}
+
 }  // namespace
 
 RasterShape probe(const std::string& path) {
-    DatasetHandle ds = open_raster(path);
-    return shape_of(ds.h, path);
+    RasterShape s;
+    on_own_connections(path, [&] {
+        DatasetHandle ds = open_raster(path);
+        s = shape_of(ds.h, path);
+    });
+    return s;
 }
 
 void decode_into(const std::string& path, const RasterShape& expect, void* dst) {
-    DatasetHandle ds = open_raster(path);
-    const RasterShape s = shape_of(ds.h, path);
-    if (!(s == expect)) {
-        throw IoError(path + " is " + describe(s) + " (bands x height x width), expected " +
-                      describe(expect) + " like the rest of the batch");
-    }
-    read_pixels(ds.h, s, path, dst);
+    on_own_connections(path, [&] {
+        DatasetHandle ds = open_raster(path);
+        const RasterShape s = shape_of(ds.h, path);
+        if (!(s == expect)) {
+            throw IoError(path + " is " + describe(s) + " (bands x height x width), expected " +
+                          describe(expect) + " like the rest of the batch");
+        }
+        read_pixels(ds.h, s, path, dst);
+    });
 }
 
 RasterShape decode_reusing(const std::string& path, std::vector<uint8_t>& buffer) {
-    DatasetHandle ds = open_raster(path);
-    const RasterShape s = shape_of(ds.h, path);
-    if (buffer.size() != s.bytes()) buffer.resize(s.bytes());
-    read_pixels(ds.h, s, path, buffer.data());
+    RasterShape s;
+    on_own_connections(path, [&] {
+        DatasetHandle ds = open_raster(path);
+        s = shape_of(ds.h, path);
+        if (buffer.size() != s.bytes()) buffer.resize(s.bytes());
+        read_pixels(ds.h, s, path, buffer.data());
+    });
     return s;
 }
 
 Raster decode(const std::string& path) {
-    DatasetHandle ds = open_raster(path);
-    const RasterShape s = shape_of(ds.h, path);
     Raster r;
-    r.bands = s.bands;
-    r.height = s.height;
-    r.width = s.width;
-    r.dtype = s.dtype;
-    r.element_size = s.element_size;
-    r.data.resize(s.bytes());
-    read_pixels(ds.h, s, path, r.data.data());
+    on_own_connections(path, [&] {
+        DatasetHandle ds = open_raster(path);
+        const RasterShape s = shape_of(ds.h, path);
+        r.bands = s.bands;
+        r.height = s.height;
+        r.width = s.width;
+        r.dtype = s.dtype;
+        r.element_size = s.element_size;
+        r.data.resize(s.bytes());
+        read_pixels(ds.h, s, path, r.data.data());
+    });
     return r;
 }
 

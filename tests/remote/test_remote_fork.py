@@ -1,11 +1,13 @@
-"""A forked child reading a remote dataset never talks on its parent's kept-alive connection.
+"""A forked child reading a remote dataset never talks on its parent's kept-alive connections.
 
-tacocore keeps one HTTP connection per server and thread (GDAL's persistent sessions). A forked
-child's thread has its parent's thread id, and the child inherits the parent's sockets: if the
-session were keyed by thread alone, a DataLoader worker would send its requests on the socket
-its parent (and its sibling workers) use, and their responses would interleave. The key includes
-the process (READER.md §11). This test reads, in the child, the byte counters of the socket it
-inherited: they must not move while the child loads and walks the dataset on its own.
+A DataLoader worker is a fork of the training process. The child inherits its parent's sockets,
+and the thread it begins with carries the parent thread's connection caches: GDAL keeps each
+thread's kept-alive curl handles in that thread's storage, tacocore's whole-file GETs key theirs
+by server, thread and process. Sending a request on an inherited connection would interleave the
+two processes' responses. tacocore moves the child's network reads off that thread
+(src/process/fork_relay.hpp, READER.md §11). Each test reads, in the child, the byte counters of
+every connection to the server it inherited: they must not move while the child reads, through
+a dataset it loads itself, through the one its parent loaded, and from a thread it starts.
 """
 
 from __future__ import annotations
@@ -17,14 +19,18 @@ import textwrap
 
 import pytest
 
+import tacocore
+from remote_paths import FIXTURES
+
 NESTED_FOLDER = "ref/tacoreader/folder/nested"
 FLAT_ZIP = "ref/tacoreader/zip/flat/flat.tacozip"
+GEOTIFF_ZIP = "ref/fork-geotiffs.tacozip"
 
 CHILD_SCRIPT = textwrap.dedent("""
-    import os, socket, struct, sys
+    import os, socket, struct, sys, threading
     import tacocore
 
-    url, port = sys.argv[1], int(sys.argv[2])
+    url, port, how, local = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 
     def connections_to_server():
         # {socket inode: local port} of this namespace's established connections to the server.
@@ -54,43 +60,89 @@ CHILD_SCRIPT = textwrap.dedent("""
             s.close()
         return struct.unpack_from("Q", info, 128)[0]  # tcp_info.tcpi_bytes_received
 
-    def walk(ds):
-        # A FOLDER sample's children (a GET of its __meta__), a FILE sample's bytes.
-        frame = ds.data
-        return [len(frame.read(i)) if ds.format == "folder" else len(frame.read_bytes(i))
+    def walk(frame, fmt):
+        # FOLDER samples: a GET of each __meta__; FILE samples: their bytes (a range read of the
+        # ZIP) or, for "arrays", their pixels (GDAL's own range reads).
+        if how == "arrays":
+            return [int(frame.read_array(i).sum()) for i in range(len(frame))]
+        return [len(frame.read(i)) if fmt == "folder" else len(frame.read_bytes(i))
                 for i in range(len(frame))]
 
+    def on_thread(fn):
+        got = {}
+        t = threading.Thread(target=lambda: got.setdefault("v", fn()))
+        t.start()
+        t.join()
+        return got["v"]
+
     ds = tacocore.load(url)
-    walked = walk(ds)  # FOLDER samples: a GET of each __meta__ on this thread's kept-alive session
+    frame = ds.data
+    # The expected walk, from the local copy. The parent reads no pixels of its own: GDAL would
+    # answer the child's reads of those bytes from the cache it inherited, without a request.
+    walked = walk(tacocore.load(local).data, ds.format)
+    if how != "arrays":
+        assert walk(frame, ds.format) == walked
+    # A thread of the parent that is still alive at the fork, with connections of its own.
+    release = threading.Event()
+    busy = {}
+    def parent_thread():
+        theirs = tacocore.load(url).data
+        busy["walked"] = walked if how == "arrays" else walk(theirs, ds.format)
+        release.wait()
+    helper = threading.Thread(target=parent_thread)
+    helper.start()
+    while "walked" not in busy:
+        threading.Event().wait(0.01)
     fds = my_fds_by_inode()
     inherited = [fds[inode] for inode in connections_to_server() if inode in fds]
-    assert inherited, "the parent holds a kept-alive connection to the server"
+    assert len(inherited) >= 2, f"the parent holds its connections to the server: {inherited}"
     pid = os.fork()
     if pid == 0:
         before = [bytes_received(fd) for fd in inherited]
         again = tacocore.load(url)
-        ok = walk(again) == walked
+        results = {
+            "own load": walk(again.data, again.format) == walked,
+            "parent's frame": walk(frame, ds.format) == walked,
+            "own load, new thread": on_thread(lambda: walk(tacocore.load(url).data, ds.format))
+                                    == walked,
+            "parent's frame, new thread": on_thread(lambda: walk(frame, ds.format)) == walked,
+        }
         after = [bytes_received(fd) for fd in inherited]
-        print("child walked", ok, "inherited socket bytes", before, "->", after, flush=True)
-        os._exit(0 if ok and before == after else 1)
+        print("child walked", results, "inherited socket bytes", before, "->", after, flush=True)
+        os._exit(0 if all(results.values()) and before == after else 1)
     _, status = os.waitpid(pid, 0)
     print("child exit", os.waitstatus_to_exitcode(status))
-    print("parent walks again", walk(ds) == walked)
+    release.set()
+    helper.join()
+    print("parent walks again", walk(frame, ds.format) == walked == busy["walked"])
 """)
 
 
-@pytest.mark.parametrize("rel", [
-    NESTED_FOLDER,
-    pytest.param(FLAT_ZIP, marks=pytest.mark.xfail(strict=True, reason=(
-        "GDAL 3.6's /vsicurl/ range reads keep their kept-alive curl handles in a cache that is "
-        "not keyed by process: the child's first range read (~255 bytes, the ZIP's header) "
-        "arrives on the parent's connection. Not fixed here (READER.md §11)"))),
-])
-def test_forked_child_opens_its_own_connections(served, tmp_path, rel):
+def run_child(served, tmp_path, rel, how):
     proc = subprocess.run(
-        [sys.executable, "-c", CHILD_SCRIPT, served.url(rel), str(served.srv.port)],
+        [sys.executable, "-c", CHILD_SCRIPT, served.url(rel), str(served.srv.port), how,
+         str(served.root / rel)],
         capture_output=True, text=True, timeout=120,
         env={**os.environ, "TACOCORE_CACHE_DIR": str(tmp_path / "cache")})
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "child exit 0" in proc.stdout, proc.stdout + proc.stderr
     assert "parent walks again True" in proc.stdout, proc.stdout
+
+
+@pytest.mark.parametrize("rel", [NESTED_FOLDER, FLAT_ZIP])
+def test_forked_child_reads_bytes_on_its_own_connections(served, tmp_path, rel):
+    run_child(served, tmp_path, rel, "bytes")
+
+
+def test_forked_child_decodes_on_its_own_connections(served, tmp_path):
+    # GDAL opens /vsisubfile/..,/vsicurl/ itself here: its range reads, not tacocore's.
+    tifs = sorted((FIXTURES / "tacotoolbox/geotiffs").glob("*.tif"))
+    out = served.root / GEOTIFF_ZIP
+    if not out.exists():
+        taco = tacocore.Taco(tacocore.Tortilla([tacocore.Sample(p.stem, p) for p in tifs]),
+                             id="fork_geotiffs", dataset_version="1.0.0",
+                             description="forked read_array", licenses=["CC-BY-4.0"],
+                             providers=[{"name": "tests", "roles": ["producer"]}],
+                             tasks=["classification"])
+        tacocore.create(taco, out)
+    run_child(served, tmp_path, GEOTIFF_ZIP, "arrays")
