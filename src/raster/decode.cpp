@@ -2,12 +2,10 @@
 
 #include <gdal.h>
 
-#include <functional>
 #include <mutex>
 
-#include "io/location.hpp"
+#include "io/own_connections.hpp"
 #include "io/parallel.hpp"
-#include "process/fork_relay.hpp"
 #include "raster/local_file_check.hpp"
 #include "taco/errors.hpp"
 
@@ -86,30 +84,20 @@ std::string describe(const RasterShape& s) {
            std::to_string(s.width) + " " + s.dtype;
 }
 
-// GDAL reads a network raster through the calling thread's kept-alive connections: in a forked
-// child, the thread it began with holds its parent's, so the whole open-and-read moves off it
-// (process/fork_relay.hpp). Local rasters are read where they are asked for.
-void on_own_connections(const std::string& path, const std::function<void()>& work) {
-    if (io::reaches_network(path)) {
-        process::run_off_forking_thread(work);
-    } else {
-        work();
-    }
-}
-
 }  // namespace
 
+// Each public function opens and reads its raster in one piece of work that, for a network path
+// in a forked child, runs off the thread the child began with (io/own_connections.hpp).
+
 RasterShape probe(const std::string& path) {
-    RasterShape s;
-    on_own_connections(path, [&] {
+    return io::with_own_connections(path, [&] {
         DatasetHandle ds = open_raster(path);
-        s = shape_of(ds.h, path);
+        return shape_of(ds.h, path);
     });
-    return s;
 }
 
 void decode_into(const std::string& path, const RasterShape& expect, void* dst) {
-    on_own_connections(path, [&] {
+    io::with_own_connections(path, [&] {
         DatasetHandle ds = open_raster(path);
         const RasterShape s = shape_of(ds.h, path);
         if (!(s == expect)) {
@@ -121,21 +109,20 @@ void decode_into(const std::string& path, const RasterShape& expect, void* dst) 
 }
 
 RasterShape decode_reusing(const std::string& path, std::vector<uint8_t>& buffer) {
-    RasterShape s;
-    on_own_connections(path, [&] {
+    return io::with_own_connections(path, [&] {
         DatasetHandle ds = open_raster(path);
-        s = shape_of(ds.h, path);
+        const RasterShape s = shape_of(ds.h, path);
         if (buffer.size() != s.bytes()) buffer.resize(s.bytes());
         read_pixels(ds.h, s, path, buffer.data());
+        return s;
     });
-    return s;
 }
 
 Raster decode(const std::string& path) {
-    Raster r;
-    on_own_connections(path, [&] {
+    return io::with_own_connections(path, [&] {
         DatasetHandle ds = open_raster(path);
         const RasterShape s = shape_of(ds.h, path);
+        Raster r;
         r.bands = s.bands;
         r.height = s.height;
         r.width = s.width;
@@ -143,8 +130,8 @@ Raster decode(const std::string& path) {
         r.element_size = s.element_size;
         r.data.resize(s.bytes());
         read_pixels(ds.h, s, path, r.data.data());
+        return r;
     });
-    return r;
 }
 
 std::vector<Raster> decode_many(const std::vector<std::string>& paths, unsigned threads) {
