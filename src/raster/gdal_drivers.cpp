@@ -1,17 +1,43 @@
 #include "raster/gdal_drivers.hpp"
 
+#include <cpl_error.h>
+#include <cpl_vsi.h>
 #include <gdal.h>
 #include <pthread.h>
 
+#include <cstdint>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "log/messages.hpp"
+#include "raster/decode.hpp"
+#include "raster/warm_up_tiff.hpp"
 
 namespace taco::raster {
 namespace {
 
 std::once_flag g_registered;
+
+// The first raster GDAL opens in a process costs ~0.3 ms more than the next ones: the GTiff
+// driver's one-time set-up, the block cache sizing itself, code run for the first time. A tiny
+// GeoTIFF decoded from memory pays it here, on the helper thread, instead of the dataset's first
+// read_array (`decode_first` in docs/PERFORMANCE.md). Quiet: a GDAL without ZSTD just skips it.
+void warm_up_decoder() noexcept {
+    const char* name = "/vsimem/tacocore_warm_up.tif";
+    VSILFILE* f = VSIFileFromMemBuffer(name, const_cast<GByte*>(kWarmUpTiff), kWarmUpTiffSize,
+                                       FALSE);  // GDAL reads the static bytes in place
+    if (!f) return;
+    VSIFCloseL(f);
+    CPLPushErrorHandler(CPLQuietErrorHandler);
+    try {
+        std::vector<uint8_t> pixels;
+        decode_reusing(name, pixels);
+    } catch (...) {
+    }
+    CPLPopErrorHandler();
+    VSIUnlink(name);
+}
 
 // The helper thread of register_drivers_in_background(), joined before a fork and at exit.
 class BackgroundRegistration {
@@ -22,7 +48,10 @@ class BackgroundRegistration {
         started_ = true;
         // Before the thread exists, so no fork can come between them unwaited.
         ::pthread_atfork(&BackgroundRegistration::before_fork, nullptr, nullptr);
-        thread_ = std::thread([] { register_drivers(); });
+        thread_ = std::thread([] {
+            register_drivers();
+            warm_up_decoder();
+        });
     }
     void wait() {
         std::lock_guard lock(mutex_);
