@@ -319,15 +319,29 @@ std::shared_ptr<const ResultTable> ResultTable::derive_lazy(std::shared_ptr<cons
     const size_t nchunks = src->chunks_.size();
     std::vector<duckdb_data_chunk> built(nchunks, nullptr);
     std::vector<std::vector<sel_t>> picked(nchunks);
+    // Only the chunks that hold rows of [hidden.first, hidden.last): one file's share of a
+    // multi-file read is a chunk or two of many, and a handful is built without threads.
+    const auto& starts = src->chunk_start_;
+    const size_t k_begin = static_cast<size_t>(std::max<std::ptrdiff_t>(
+        0, std::upper_bound(starts.begin(), starts.begin() + nchunks, hidden.first) -
+               starts.begin() - 1));
+    const size_t k_end = static_cast<size_t>(
+        std::lower_bound(starts.begin(), starts.begin() + nchunks, hidden.last) - starts.begin());
     try {
-        for_each_chunk(nchunks, [&](size_t k) {
+        for_each_chunk(k_end > k_begin ? k_end - k_begin : 0, [&](size_t j) {
+            const size_t k = k_begin + j;
             auto from = static_cast<duckdb_data_chunk>(src->chunks_[k]);
             const size_t n = duckdb_data_chunk_get_size(from);
             const Vec& key = src->vectors_[k][hidden.column];
+            // The part of this chunk inside [hidden.first, hidden.last).
+            const size_t base = src->chunk_start_[k];
+            const size_t lo = std::min(n, hidden.first > base ? hidden.first - base : 0);
+            const size_t hi = std::min(n, hidden.last > base ? hidden.last - base : 0);
+            if (lo >= hi) return;
             std::vector<sel_t>& keep = picked[k];  // empty: every row
-            if (may_hide_any(key, n, hidden.prefix)) {
-                keep.reserve(n);
-                for (size_t i = 0; i < n; ++i)
+            if (lo > 0 || hi < n || may_hide_any(key, n, hidden.prefix)) {
+                keep.reserve(hi - lo);
+                for (size_t i = lo; i < hi; ++i)
                     if (!hides(key, i, hidden.prefix)) keep.push_back(static_cast<sel_t>(i));
                 if (keep.empty()) return;
                 if (keep.size() == n) keep = {};

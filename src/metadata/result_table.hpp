@@ -83,9 +83,12 @@ class ResultTable {
     /// `prefix` (padding samples, whose ids are `__TACOPAD__N`). Settled by the 4 bytes DuckDB
     /// keeps inline for every string when they differ, so long ids that do not match are never
     /// fetched from the heap, and a chunk with no such row is checked in one tight loop.
+    /// Rows outside [first, last) are left out as well (one file's rows of a multi-file read).
     struct HiddenRows {
         size_t column = 0;
         std::string prefix;
+        size_t first = 0;
+        size_t last = SIZE_MAX;
     };
     /// Fills `out` with the value of a computed text cell for row `i` of a chunk; false = NULL.
     using StringColumn = std::function<bool(const ChunkRows& rows, size_t i, std::string& out)>;

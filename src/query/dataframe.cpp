@@ -182,8 +182,9 @@ ReadResult DataFrame::read(int64_t position) const {
         throw NavigationError("sample " + sample_name(d, row) + " has no internal:gdal_vsi");
     }
     if (d.cascade && !d.cascade->level_sql(d.level + 1).empty()) return read_survivors(d, row);
-    auto children =
-        query::read_folder_children(*d.ctx, d.table->get_string(row, *d.vsi_col), id_text(d, row));
+    const query::FolderRows from{d.table, d.level, *d.type_col, *d.vsi_col, d.id_col};
+    auto children = query::read_folder_children(*d.ctx, d.table->get_string(row, *d.vsi_col),
+                                                id_text(d, row), &from, row);
     auto impl = std::make_shared<query::DataFrameImpl>(d.ctx, std::move(children), d.level + 1);
     impl->cascade = d.cascade;
     impl->life = d.life;

@@ -126,6 +126,11 @@ std::shared_ptr<const metadata::ResultTable> ChildrenCache::find(const std::stri
     return it->second->second;
 }
 
+bool ChildrenCache::contains(const std::string& key) {
+    std::lock_guard lock(mutex_);
+    return index_.count(key) != 0;
+}
+
 void ChildrenCache::put(const std::string& key,
                         std::shared_ptr<const metadata::ResultTable> table) {
     std::lock_guard lock(mutex_);

@@ -17,6 +17,7 @@
 #include "metadata/duckdb_session.hpp"
 #include "metadata/result_table.hpp"
 #include "query/collection_views.hpp"
+#include "query/meta_readahead.hpp"
 
 namespace taco::query {
 
@@ -28,6 +29,8 @@ class ChildrenCache {
     static constexpr size_t kCapacity = 1024;
     std::shared_ptr<const metadata::ResultTable> find(const std::string& key);
     void put(const std::string& key, std::shared_ptr<const metadata::ResultTable> table);
+    /// Whether `key` is cached, without making it the most recent.
+    bool contains(const std::string& key);
 
   private:
     using Entry = std::pair<std::string, std::shared_ptr<const metadata::ResultTable>>;
@@ -92,6 +95,8 @@ struct DatasetContext {
     /// Guards `archives`, which reads extend with the remote archives they open.
     std::mutex archives_mutex;
     ChildrenCache children;
+    /// How navigation reads `__meta__` ahead of the FOLDERs asked for (meta_readahead.hpp).
+    MetaReadahead readahead;
     /// load()'s per-query time limit in seconds (0: none), and whether the last query hit it.
     double query_timeout = 0;
     std::atomic<bool> timed_out{false};

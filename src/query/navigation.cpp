@@ -1,8 +1,13 @@
 #include "query/navigation.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <system_error>
 
+#include "format/parquet_footer.hpp"
 #include "io/contained_path.hpp"
 #include "io/location.hpp"
 #include "io/remote_source.hpp"
@@ -76,27 +81,16 @@ std::optional<size_t> column_of(const metadata::ResultTable& t, std::string_view
     return std::nullopt;
 }
 
-// Reads one __meta__ through `relation` (a read_parquet call) and adds the children's own
-// gdal_vsi: `/vsisubfile/{offset}_{size},{archive}` for an archive, `{dir}/{id}` for a FOLDER
-// dataset (REFERENCE-API §A10). A __meta__ holds a few rows, so the statement overhead is the
-// whole cost: the query is a plain SELECT *, and the padding filter and the paths are done here
-// rather than as SQL expressions, which DuckDB would spend longer binding than evaluating.
-std::shared_ptr<const metadata::ResultTable> fetch_children(DatasetContext& ctx,
-                                                            const std::string& relation,
-                                                            const std::string& where,
-                                                            const std::string* archive,
-                                                            const std::string& dir) {
-    // The archive names the file in messages (a concatenation has several).
-    const std::string container = archive ? *archive : ctx.name();
-    std::lock_guard lock(ctx.db_mutex);
-    query::ensure_levels_current(ctx);
-    std::shared_ptr<const metadata::ResultTable> raw;
-    try {
-        raw = metadata::ResultTable::fetch(ctx.db, "SELECT * FROM " + relation);
-    } catch (const QueryError& e) {
-        throw FormatError(container + ": " + where + " is not a readable Parquet file: " +
-                          user_facing_duckdb_error(ctx, e.what()).text);
-    }
+// The children table of one `__meta__` from the rows [first, last) of `raw` (all of them for a
+// file read alone, one file's share of a multi-file read): its columns, padding hidden, plus the
+// children's own gdal_vsi: `/vsisubfile/{offset}_{size},{archive}` for an archive, `{dir}/{id}`
+// for a FOLDER dataset (REFERENCE-API §A10). `columns` are the raw columns the table keeps. The
+// padding filter and the paths are done here rather than as SQL expressions, which DuckDB would
+// spend longer binding than evaluating on a few rows.
+std::shared_ptr<const metadata::ResultTable> children_from(
+    const std::shared_ptr<const metadata::ResultTable>& raw, std::vector<size_t> columns,
+    const std::string& container, const std::string& where, const std::string* archive,
+    const std::string& dir, size_t first, size_t last) {
     auto need = [&](const char* name, std::initializer_list<TypeId> types) {
         const auto col = column_of(*raw, name, types);
         if (!col) {
@@ -113,10 +107,6 @@ std::shared_ptr<const metadata::ResultTable> fetch_children(DatasetContext& ctx,
         offset = need("internal:offset", {TypeId::Int64, TypeId::Int32});
         size = need("internal:size", {TypeId::Int64, TypeId::Int32});
     }
-    // A gdal_vsi stored by some writer is replaced by the computed one.
-    std::vector<size_t> columns;
-    for (size_t c = 0; c < raw->columns(); ++c)
-        if (raw->schema()[c].name != "internal:gdal_vsi") columns.push_back(c);
     auto vsi = [&](const metadata::ResultTable::ChunkRows& rows, size_t row, std::string& out) {
         if (archive) {
             if (rows.is_null(row, *offset) || rows.is_null(row, *size)) return false;
@@ -128,7 +118,40 @@ std::shared_ptr<const metadata::ResultTable> fetch_children(DatasetContext& ctx,
         }
         return true;
     };
-    return metadata::ResultTable::derive(raw, columns, padding_rows(id), "internal:gdal_vsi", vsi);
+    metadata::ResultTable::HiddenRows hidden = padding_rows(id);
+    hidden.first = first;
+    hidden.last = last;
+    return metadata::ResultTable::derive(raw, columns, hidden, "internal:gdal_vsi", vsi);
+}
+
+// Every column of `raw` but a gdal_vsi stored by some writer (replaced by the computed one) and
+// the `extra` last columns a multi-file read adds.
+std::vector<size_t> kept_columns(const metadata::ResultTable& raw, size_t extra) {
+    std::vector<size_t> columns;
+    for (size_t c = 0; c + extra < raw.columns(); ++c)
+        if (raw.schema()[c].name != "internal:gdal_vsi") columns.push_back(c);
+    return columns;
+}
+
+// Reads one __meta__ through `relation` (a read_parquet call): its children table.
+std::shared_ptr<const metadata::ResultTable> fetch_children(DatasetContext& ctx,
+                                                            const std::string& relation,
+                                                            const std::string& where,
+                                                            const std::string* archive,
+                                                            const std::string& dir) {
+    // The archive names the file in messages (a concatenation has several).
+    const std::string container = archive ? *archive : ctx.name();
+    std::lock_guard lock(ctx.db_mutex);
+    query::ensure_levels_current(ctx);
+    std::shared_ptr<const metadata::ResultTable> raw;
+    try {
+        raw = metadata::ResultTable::fetch(ctx.db, "SELECT * FROM " + relation);
+    } catch (const QueryError& e) {
+        throw FormatError(container + ": " + where + " is not a readable Parquet file: " +
+                          user_facing_duckdb_error(ctx, e.what()).text);
+    }
+    return children_from(raw, kept_columns(*raw, 0), container, where, archive, dir, 0,
+                         raw->rows());
 }
 
 }  // namespace
@@ -206,13 +229,202 @@ std::shared_ptr<const metadata::ResultTable> read_meta(DatasetContext& ctx,
 
 }  // namespace
 
+namespace {
+
+// ---- Read-ahead (query/meta_readahead.hpp): several __meta__ in one DuckDB statement ----------
+
+// No one __meta__ larger than this is read ahead, and no batch holds more.
+constexpr uint64_t kMaxAheadFile = 1 << 20;
+constexpr uint64_t kMaxAheadBatch = 8 << 20;
+
+// A __meta__ ready for a multi-file read: the file DuckDB reads and what its footer says.
+struct StagedMeta {
+    FolderRef folder;
+    std::unique_ptr<io::MemFd> bytes;  // an archive's __meta__: the copy DuckDB reads
+    std::string path;                  // what read_parquet() reads
+    std::string where;                 // names it in messages
+    std::string archive;               // the archive's root; empty for a FOLDER dataset
+    std::string dir;                   // FOLDER dataset: the directory its children are in
+    uint64_t size = 0;
+    format::ParquetFooter footer;
+};
+
+// The __meta__ of `folder` staged for a batch, or nullopt when it is not read ahead: remote (a
+// request each, nothing to save), a legacy v1 FOLDER, larger than kMaxAheadFile, or anything
+// odd (missing, outside the dataset, a footer that does not parse). Such a FOLDER is read on
+// its own when it is asked for, with that read's checks and errors.
+std::optional<StagedMeta> stage_meta(DatasetContext& ctx, const FolderRef& folder) {
+    try {
+        StagedMeta m;
+        m.folder = folder;
+        if (const auto ref = parse_vsi_subfile(folder.vsi)) {
+            if (is_remote(ref->root) || ref->size > kMaxAheadFile) return std::nullopt;
+            if (ctx.source.vsi_root == ref->root && ctx.source.legacy_folders.count(ref->offset))
+                return std::nullopt;
+            m.where = "__meta__ of FOLDER '" + folder.id + "' (bytes [" +
+                      std::to_string(ref->offset) + ", " + std::to_string(ref->offset + ref->size) +
+                      "))";
+            m.bytes = std::make_unique<io::MemFd>("taco-meta");
+            archive_for(ctx, ref->root)->copy_to_fd(ref->offset, ref->size, m.bytes->fd(), m.where);
+            m.path = m.bytes->proc_path();
+            m.archive = std::string(ref->root);
+            m.size = ref->size;
+            const auto footer = format::read_parquet_footer(m.bytes->fd());
+            if (!footer) return std::nullopt;
+            m.footer = *footer;
+            return m;
+        }
+        std::string meta(folder.vsi);
+        if (meta.size() < kMeta.size() ||
+            meta.compare(meta.size() - kMeta.size(), kMeta.size(), kMeta) != 0) {
+            meta += kMeta;
+        }
+        if (is_remote(meta)) return std::nullopt;
+        check_inside_dataset(ctx, meta, true, [&] { return "'" + folder.id + "'"; });
+        const int fd = ::open(meta.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+        if (fd < 0) return std::nullopt;
+        struct stat st {};
+        const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+        const auto footer = regular ? format::read_parquet_footer(fd) : std::nullopt;
+        ::close(fd);
+        if (!footer || static_cast<uint64_t>(st.st_size) > kMaxAheadFile) return std::nullopt;
+        m.where = "__meta__ of FOLDER '" + folder.id + "' (" + meta + ")";
+        m.path = meta;
+        m.dir = meta.substr(0, meta.size() - kMeta.size());
+        m.size = static_cast<uint64_t>(st.st_size);
+        m.footer = *footer;
+        return m;
+    } catch (const Error&) {
+        return std::nullopt;
+    }
+}
+
+// The columns of a children table that read-ahead looks for FOLDERs in.
+std::optional<FolderRows> folder_rows_of(std::shared_ptr<const metadata::ResultTable> table,
+                                         size_t level) {
+    FolderRows rows;
+    std::optional<size_t> type, vsi;
+    for (size_t c = 0; c < table->columns(); ++c) {
+        const std::string& name = table->schema()[c].name;
+        if (name == "type" && !type) type = c;
+        if (name == "id" && !rows.id_col) rows.id_col = c;
+        if (name == "internal:gdal_vsi") vsi = c;
+    }
+    if (!type || !vsi) return std::nullopt;
+    rows.table = std::move(table);
+    rows.level = level;
+    rows.type_col = *type;
+    rows.vsi_col = *vsi;
+    return rows;
+}
+
+// Reads `files` (the requested __meta__ first, then the ones read ahead, all with the same
+// table bytes) in one statement, and splits the rows by file: DuckDB reads the files of a list in
+// order, and file_row_number confirms where each one's rows are. Caches every table but the
+// first, which it returns; nullptr when the statement or the check fails (the requested one is
+// then read on its own, which reports what is wrong with it).
+std::shared_ptr<const metadata::ResultTable> read_batch(DatasetContext& ctx,
+                                                        std::vector<StagedMeta>& files,
+                                                        size_t level) {
+    std::string list = "[";
+    for (size_t i = 0; i < files.size(); ++i)
+        list += (i ? ", " : "") + quote_literal(files[i].path);
+    list += "]";
+    std::shared_ptr<const metadata::ResultTable> raw;
+    {
+        std::lock_guard lock(ctx.db_mutex);
+        query::ensure_levels_current(ctx);
+        try {
+            raw = metadata::ResultTable::fetch(
+                ctx.db, "SELECT * FROM read_parquet(" + list + ", file_row_number = true)");
+        } catch (const QueryError&) {
+            return nullptr;
+        }
+    }
+    const size_t numbers = raw->columns() - 1;
+    if (raw->columns() == 0 || raw->schema()[numbers].name != "file_row_number") return nullptr;
+    std::vector<size_t> starts;
+    size_t row = 0;
+    for (const StagedMeta& f : files) {
+        starts.push_back(row);
+        for (int64_t k = 0; k < f.footer.num_rows; ++k, ++row) {
+            if (row >= raw->rows() || raw->is_null(row, numbers) || raw->get_int(row, numbers) != k)
+                return nullptr;
+        }
+    }
+    if (row != raw->rows()) return nullptr;
+    const std::vector<size_t> columns = kept_columns(*raw, 1);
+    std::shared_ptr<const metadata::ResultTable> requested;
+    for (size_t i = 0; i < files.size(); ++i) {
+        const StagedMeta& f = files[i];
+        const std::string* archive = f.archive.empty() ? nullptr : &f.archive;
+        std::shared_ptr<const metadata::ResultTable> table;
+        try {
+            table = children_from(raw, columns, archive ? f.archive : ctx.name(), f.where, archive,
+                                  f.dir, starts[i], starts[i] + f.footer.num_rows);
+        } catch (const Error&) {
+            if (i == 0) return nullptr;
+            continue;  // it fails again, with this error, if it is ever asked for
+        }
+        if (i == 0) {
+            requested = std::move(table);
+            continue;
+        }
+        ctx.children.put(f.folder.vsi, table);
+        if (auto rows = folder_rows_of(std::move(table), level))
+            ctx.readahead.remember(std::move(*rows));
+    }
+    return requested;
+}
+
+// The children of `folder` read together with up to `window - 1` other FOLDERs of its level,
+// or nullptr when no batch could be made (the caller reads it on its own).
+std::shared_ptr<const metadata::ResultTable> read_ahead(DatasetContext& ctx,
+                                                        const FolderRef& folder,
+                                                        const FolderRows& from, size_t row,
+                                                        size_t window) {
+    std::optional<StagedMeta> first = stage_meta(ctx, folder);
+    if (!first) return nullptr;
+    std::vector<StagedMeta> files;
+    uint64_t bytes = first->size;
+    files.push_back(std::move(*first));
+    auto wanted = [&](std::string_view vsi) {
+        return vsi != folder.vsi && !ctx.children.contains(std::string(vsi));
+    };
+    for (const FolderRef& other : ctx.readahead.candidates(from, row, window - 1, wanted)) {
+        std::optional<StagedMeta> m = stage_meta(ctx, other);
+        // Only files that bind to the same columns and types as the requested one share its
+        // statement: DuckDB would cast or drop the columns of the others (PIT-2 makes them
+        // equal in a valid dataset).
+        if (!m || m->footer.table_bytes != files[0].footer.table_bytes) continue;
+        if (bytes + m->size > kMaxAheadBatch) break;
+        bytes += m->size;
+        files.push_back(std::move(*m));
+    }
+    if (files.size() == 1) return nullptr;
+    return read_batch(ctx, files, from.level + 1);
+}
+
+}  // namespace
+
 std::shared_ptr<const metadata::ResultTable> read_folder_children(DatasetContext& ctx,
                                                                   std::string_view folder_vsi,
-                                                                  std::string_view folder_id) {
+                                                                  std::string_view folder_id,
+                                                                  const FolderRows* from,
+                                                                  size_t row) {
     const std::string key(folder_vsi);
     if (auto cached = ctx.children.find(key)) return cached;
-    auto table = read_meta(ctx, folder_vsi, folder_id);
+    std::shared_ptr<const metadata::ResultTable> table;
+    if (from && !ctx.concat) {
+        const size_t window = ctx.readahead.take_window(from->level);
+        if (window > 1) table = read_ahead(ctx, {key, std::string(folder_id)}, *from, row, window);
+    }
+    if (!table) table = read_meta(ctx, folder_vsi, folder_id);
     ctx.children.put(key, table);
+    if (from) {
+        if (auto rows = folder_rows_of(table, from->level + 1))
+            ctx.readahead.remember(std::move(*rows));
+    }
     return table;
 }
 

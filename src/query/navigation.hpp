@@ -19,9 +19,15 @@ namespace taco::query {
 /// rows of its `__meta__` (padding hidden) plus their own `internal:gdal_vsi`. FormatError or
 /// NavigationError naming the folder when the `__meta__` is missing, unreadable or lacks the
 /// columns navigation needs.
+/// `from` (with the FOLDER's `row` in it) is the table the FOLDER was found in: when reads keep
+/// missing the cache at its level, other FOLDERs of it (and of the children tables read before at
+/// that level) are read in the same statement and cached (query/meta_readahead.hpp). Without it,
+/// only this `__meta__` is read.
 std::shared_ptr<const metadata::ResultTable> read_folder_children(DatasetContext& ctx,
                                                                   std::string_view folder_vsi,
-                                                                  std::string_view folder_id);
+                                                                  std::string_view folder_id,
+                                                                  const FolderRows* from = nullptr,
+                                                                  size_t row = 0);
 
 /// Where the bytes of a FILE sample are.
 struct FileRange {
