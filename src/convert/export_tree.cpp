@@ -182,6 +182,16 @@ ExportTree build_tree(query::DatasetContext& ctx, const RootSelection& roots, si
         auto& parents = tree.levels[d - 1];
         std::vector<TreeRow> out;
         for (size_t p = 0; p < parents.size(); ++p) {
+            // The next FOLDERs' __meta__ in one statement per 64 (cached: the cache holds 1024).
+            if (p % query::MetaReadahead::kMaxWindow == 0) {
+                std::vector<query::FolderRef> next;
+                for (size_t q = p; q < parents.size() && q < p + query::MetaReadahead::kMaxWindow;
+                     ++q) {
+                    if (parents[q].folder && !parents[q].vsi.empty())
+                        next.push_back({parents[q].vsi, parents[q].id});
+                }
+                query::read_folders_ahead(ctx, next);
+            }
             TreeRow& parent = parents[p];
             if (!parent.folder) continue;
             parent.child_begin = static_cast<int64_t>(out.size());

@@ -325,7 +325,7 @@ std::optional<FolderRows> folder_rows_of(std::shared_ptr<const metadata::ResultT
 // then read on its own, which reports what is wrong with it).
 std::shared_ptr<const metadata::ResultTable> read_batch(DatasetContext& ctx,
                                                         std::vector<StagedMeta>& files,
-                                                        size_t level) {
+                                                        std::optional<size_t> level) {
     std::string list = "[";
     for (size_t i = 0; i < files.size(); ++i)
         list += (i ? ", " : "") + quote_literal(files[i].path);
@@ -371,27 +371,26 @@ std::shared_ptr<const metadata::ResultTable> read_batch(DatasetContext& ctx,
             continue;
         }
         ctx.children.put(f.folder.vsi, table);
-        if (auto rows = folder_rows_of(std::move(table), level))
+        if (!level) continue;
+        if (auto rows = folder_rows_of(std::move(table), *level))
             ctx.readahead.remember(std::move(*rows));
     }
     return requested;
 }
 
-// The children of `folder` read together with up to `window - 1` other FOLDERs of its level,
-// or nullptr when no batch could be made (the caller reads it on its own).
-std::shared_ptr<const metadata::ResultTable> read_ahead(DatasetContext& ctx,
-                                                        const FolderRef& folder,
-                                                        const FolderRows& from, size_t row,
-                                                        size_t window) {
+// The children of `folder` read in one statement with those of `others` that can share it
+// (cached too), or nullptr when none can (the caller reads it on its own). `level`: the level
+// of the children tables, to remember them for read-ahead (none: not remembered).
+std::shared_ptr<const metadata::ResultTable> read_together(DatasetContext& ctx,
+                                                           const FolderRef& folder,
+                                                           const std::vector<FolderRef>& others,
+                                                           std::optional<size_t> level) {
     std::optional<StagedMeta> first = stage_meta(ctx, folder);
     if (!first) return nullptr;
     std::vector<StagedMeta> files;
     uint64_t bytes = first->size;
     files.push_back(std::move(*first));
-    auto wanted = [&](std::string_view vsi) {
-        return vsi != folder.vsi && !ctx.children.contains(std::string(vsi));
-    };
-    for (const FolderRef& other : ctx.readahead.candidates(from, row, window - 1, wanted)) {
+    for (const FolderRef& other : others) {
         std::optional<StagedMeta> m = stage_meta(ctx, other);
         // Only files that bind to the same columns and types as the requested one share its
         // statement: DuckDB would cast or drop the columns of the others (PIT-2 makes them
@@ -402,7 +401,7 @@ std::shared_ptr<const metadata::ResultTable> read_ahead(DatasetContext& ctx,
         files.push_back(std::move(*m));
     }
     if (files.size() == 1) return nullptr;
-    return read_batch(ctx, files, from.level + 1);
+    return read_batch(ctx, files, level);
 }
 
 }  // namespace
@@ -417,7 +416,14 @@ std::shared_ptr<const metadata::ResultTable> read_folder_children(DatasetContext
     std::shared_ptr<const metadata::ResultTable> table;
     if (from && !ctx.concat) {
         const size_t window = ctx.readahead.take_window(from->level);
-        if (window > 1) table = read_ahead(ctx, {key, std::string(folder_id)}, *from, row, window);
+        if (window > 1) {
+            auto wanted = [&](std::string_view vsi) {
+                return vsi != key && !ctx.children.contains(std::string(vsi));
+            };
+            table = read_together(ctx, {key, std::string(folder_id)},
+                                  ctx.readahead.candidates(*from, row, window - 1, wanted),
+                                  from->level + 1);
+        }
     }
     if (!table) table = read_meta(ctx, folder_vsi, folder_id);
     ctx.children.put(key, table);
@@ -426,6 +432,19 @@ std::shared_ptr<const metadata::ResultTable> read_folder_children(DatasetContext
             ctx.readahead.remember(std::move(*rows));
     }
     return table;
+}
+
+void read_folders_ahead(DatasetContext& ctx, const std::vector<FolderRef>& folders) {
+    if (ctx.concat) return;
+    std::vector<FolderRef> missing;
+    for (const FolderRef& f : folders)
+        if (!ctx.children.contains(f.vsi)) missing.push_back(f);
+    for (size_t at = 0; at < missing.size(); at += MetaReadahead::kMaxWindow) {
+        const size_t end = std::min(missing.size(), at + MetaReadahead::kMaxWindow);
+        const std::vector<FolderRef> others(missing.begin() + at + 1, missing.begin() + end);
+        if (auto table = read_together(ctx, missing[at], others, std::nullopt))
+            ctx.children.put(missing[at].vsi, std::move(table));
+    }
 }
 
 void check_inside_dataset(const DatasetContext& ctx, std::string_view vsi, bool meta,

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "io/byte_source.hpp"
 #include "metadata/result_table.hpp"
@@ -28,6 +29,11 @@ std::shared_ptr<const metadata::ResultTable> read_folder_children(DatasetContext
                                                                   std::string_view folder_id,
                                                                   const FolderRows* from = nullptr,
                                                                   size_t row = 0);
+
+/// Reads the `__meta__` of `folders` not cached yet, up to 64 per DuckDB statement, into the
+/// children cache, for a caller that will ask for each of them next (export). Those that cannot
+/// be batched are left for read_folder_children() to read on their own, with its errors.
+void read_folders_ahead(DatasetContext& ctx, const std::vector<FolderRef>& folders);
 
 /// Where the bytes of a FILE sample are.
 struct FileRange {
