@@ -335,8 +335,11 @@ std::shared_ptr<const metadata::ResultTable> read_batch(DatasetContext& ctx,
         std::lock_guard lock(ctx.db_mutex);
         query::ensure_levels_current(ctx);
         try {
+            // Materialized: a streamed result hands each file's few rows over as a chunk of its
+            // own, one thread hand-off each (0.10 -> 0.094 s for nav_3level's 500 files).
             raw = metadata::ResultTable::fetch(
-                ctx.db, "SELECT * FROM read_parquet(" + list + ", file_row_number = true)");
+                ctx.db, "SELECT * FROM read_parquet(" + list + ", file_row_number = true)", nullptr,
+                true);
         } catch (const QueryError&) {
             return nullptr;
         }
