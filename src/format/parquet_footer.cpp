@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <map>
 
 namespace taco::format {
 namespace {
@@ -146,6 +147,106 @@ class Walker {
     bool ok_ = true;
 };
 
+// Field ids of the structs read below (parquet.thrift).
+constexpr int16_t kRowGroupColumns = 1;      // RowGroup.columns: list<ColumnChunk>
+constexpr int16_t kRowGroupRows = 3;         // RowGroup.num_rows: i64
+constexpr int16_t kChunkMetaData = 3;        // ColumnChunk.meta_data: ColumnMetaData
+constexpr int16_t kMetaPath = 3;             // ColumnMetaData.path_in_schema: list<string>
+constexpr int16_t kMetaStatistics = 12;      // ColumnMetaData.statistics: Statistics
+constexpr int16_t kStatisticsNullCount = 3;  // Statistics.null_count: i64
+
+// One column chunk's top-level column name and NULL count (nullopt: no statistic).
+struct ChunkNulls {
+    std::string column;
+    bool nested = false;
+    std::optional<int64_t> nulls;
+};
+
+std::optional<int64_t> read_statistics(Walker& w, int depth) {
+    std::optional<int64_t> nulls;
+    int16_t id = 0;
+    uint8_t type = 0;
+    while (w.field(id, type)) {
+        if (id == kStatisticsNullCount && type == kI64) {
+            nulls = w.zigzag();
+        } else {
+            w.skip(type, depth, false);
+        }
+    }
+    return nulls;
+}
+
+void read_column_meta(Walker& w, ChunkNulls& out, int depth) {
+    int16_t id = 0;
+    uint8_t type = 0;
+    while (w.field(id, type)) {
+        if (id == kMetaPath && type == kList) {
+            const uint8_t header = w.byte();
+            uint64_t n = header >> 4;
+            if (n == 15) n = w.varint();
+            if ((header & 0x0f) != kBinary) {
+                for (uint64_t i = 0; i < n && w.ok(); ++i) w.skip(header & 0x0f, depth + 1, true);
+                continue;
+            }
+            out.nested = n != 1;
+            for (uint64_t i = 0; i < n && w.ok(); ++i) {
+                const uint64_t len = w.varint();
+                const char* at = w.at();
+                w.skip_bytes(len);
+                if (i == 0 && w.ok()) out.column.assign(at, static_cast<size_t>(len));
+            }
+        } else if (id == kMetaStatistics && type == kStruct) {
+            out.nulls = read_statistics(w, depth + 1);
+        } else {
+            w.skip(type, depth, false);
+        }
+    }
+}
+
+// RowGroup.columns, adding each chunk's NULLs to `nulls` (a column seen without a count becomes
+// nullopt for good).
+void read_row_group(Walker& w, std::map<std::string, std::optional<int64_t>, std::less<>>& nulls,
+                    int64_t& rows, int depth) {
+    int16_t id = 0;
+    uint8_t type = 0;
+    while (w.field(id, type)) {
+        if (id == kRowGroupRows && type == kI64) {
+            rows += w.zigzag();
+            continue;
+        }
+        if (id != kRowGroupColumns || type != kList) {
+            w.skip(type, depth, false);
+            continue;
+        }
+        const uint8_t header = w.byte();
+        uint64_t n = header >> 4;
+        if (n == 15) n = w.varint();
+        for (uint64_t i = 0; i < n && w.ok(); ++i) {
+            if ((header & 0x0f) != kStruct) {
+                w.skip(header & 0x0f, depth + 1, true);
+                continue;
+            }
+            ChunkNulls chunk;
+            int16_t cid = 0;
+            uint8_t ctype = 0;
+            while (w.field(cid, ctype)) {
+                if (cid == kChunkMetaData && ctype == kStruct) {
+                    read_column_meta(w, chunk, depth + 2);
+                } else {
+                    w.skip(ctype, depth + 2, false);
+                }
+            }
+            if (chunk.nested || chunk.column.empty()) continue;
+            auto [it, fresh] = nulls.try_emplace(chunk.column, int64_t{0});
+            if (!chunk.nulls || !it->second) {
+                it->second = std::nullopt;
+            } else {
+                it->second = *it->second + *chunk.nulls;
+            }
+        }
+    }
+}
+
 }  // namespace
 
 std::optional<ParquetFooter> parse_parquet_footer(std::string_view tail) {
@@ -163,6 +264,20 @@ std::optional<ParquetFooter> parse_parquet_footer(std::string_view tail) {
         if (id == 3 && type == kI64) {
             out.num_rows = w.zigzag();
             rows = true;
+            continue;
+        }
+        if (id == 4 && type == kList) {  // row_groups: the columns' statistics
+            const uint8_t header = w.byte();
+            uint64_t n = header >> 4;
+            if (n == 15) n = w.varint();
+            for (uint64_t i = 0; i < n && w.ok(); ++i) {
+                if ((header & 0x0f) == kStruct) {
+                    read_row_group(w, out.null_counts, out.row_group_rows, 2);
+                } else {
+                    w.skip(header & 0x0f, 2, true);
+                }
+            }
+            if (!w.ok()) return std::nullopt;
             continue;
         }
         w.skip(type, 1, false);

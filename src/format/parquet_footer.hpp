@@ -1,12 +1,14 @@
-// What a Parquet file's footer says about its table, read without DuckDB: the row count, and the
+// What a Parquet file's footer says about its table, read without DuckDB: the row count, the
 // bytes that decide the table's columns and types (the schema and the key/value metadata, where
-// writers keep the Arrow schema). Two files whose `table_bytes` are equal bind to the same
-// columns with the same types. Navigation uses it to read many small `__meta__` files in one
-// DuckDB statement only when they agree (query/meta_readahead.cpp); a file it cannot parse
-// simply is not batched.
+// writers keep the Arrow schema), and each column's NULL count from its statistics. Two files whose
+// `table_bytes` are equal bind to the same columns with the same types. Navigation uses it to read
+// many small `__meta__` files in one DuckDB statement only when they agree
+// (query/meta_readahead.cpp); a file it cannot parse simply is not batched. load() checks level 0's
+// row count and NULL ids from it while DuckDB starts (query/load_checks.cpp).
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,7 +17,11 @@ namespace taco::format {
 
 struct ParquetFooter {
     int64_t num_rows = 0;
-    std::string table_bytes;  // FileMetaData fields 2 (schema) and 5 (key/value metadata)
+    int64_t row_group_rows = 0;  // the sum of the row groups' own counts (equal in a sound file)
+    std::string table_bytes;     // FileMetaData fields 2 (schema) and 5 (key/value metadata)
+    /// NULLs of each top-level column, summed over the row groups from their statistics;
+    /// nullopt for a column some row group has no null count for (a writer may omit them).
+    std::map<std::string, std::optional<int64_t>, std::less<>> null_counts;
 };
 
 /// The footer at the end of `tail`: the last bytes of a Parquet file (at least the footer, its

@@ -2,6 +2,10 @@
 // query scans the Parquet bytes it needs (REFERENCE-API §A6 names: level{i}_table, level{i}, data).
 #include "query/dataset_context.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 
 #include "io/trace.hpp"
@@ -173,6 +177,28 @@ void define_level_views(metadata::DuckSession& db, const DatasetContext& ctx,
     }
 }
 
+namespace {
+
+// Level 0's footer, from its copy (a memfd) or its file; nullopt when it does not parse or its
+// two row counts differ (then DuckDB answers the checks, as for any odd file).
+std::optional<format::ParquetFooter> level0_footer(const format::LevelSource& level,
+                                                   const StagedLevels& staged) {
+    std::optional<format::ParquetFooter> footer;
+    if (level.file.empty()) {
+        if (!staged.bytes.empty()) footer = format::read_parquet_footer(staged.bytes[0]->fd());
+    } else {
+        const int fd = ::open(level.file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+        if (fd < 0) return std::nullopt;
+        struct stat st {};
+        if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) footer = format::read_parquet_footer(fd);
+        ::close(fd);
+    }
+    if (footer && footer->num_rows != footer->row_group_rows) return std::nullopt;
+    return footer;
+}
+
+}  // namespace
+
 StagedLevels stage_levels(const format::OpenedDataset& opened) {
     io::TraceScope trace("load(): level files");
     StagedLevels out;
@@ -191,12 +217,14 @@ StagedLevels stage_levels(const format::OpenedDataset& opened) {
     }
     // A remote archive kept the metadata it fetched in one request; the copies above hold it now.
     if (opened.archive) opened.archive->drop_prefetched();
+    if (!opened.levels.empty()) out.level0_footer = level0_footer(opened.levels[0], out);
     return out;
 }
 
 std::shared_ptr<DatasetContext> make_context(format::OpenedDataset opened, StagedLevels levels,
                                              metadata::DuckSession session) {
     auto ctx = std::make_shared<DatasetContext>(std::move(session));
+    const std::optional<format::ParquetFooter> footer0 = std::move(levels.level0_footer);
     ctx->source = std::move(opened);
     ctx->level_bytes = std::move(levels.bytes);
     ctx->level_files = std::move(levels.files);
@@ -219,8 +247,9 @@ std::shared_ptr<DatasetContext> make_context(format::OpenedDataset opened, Stage
         check_required_columns(src, i, ctx->level_columns.back());
     }
     if (!ctx->level_files.empty()) {
-        check_root_count(src, db, ctx->level_files[0]);
-        check_level0_ids(src, db, ctx->level_files[0]);
+        const format::ParquetFooter* footer = footer0 ? &*footer0 : nullptr;
+        check_root_count(src, db, ctx->level_files[0], footer);
+        check_level0_ids(src, db, ctx->level_files[0], footer);
     }
     if (!src.parts_root.empty()) {
         ctx->parts = index_collection(db, src, ctx->level_files, ctx->level_columns);

@@ -7,12 +7,14 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "format/dataset_open.hpp"
+#include "format/parquet_footer.hpp"
 #include "io/memfd.hpp"
 #include "metadata/duckdb_session.hpp"
 #include "metadata/result_table.hpp"
@@ -130,6 +132,9 @@ struct StagedLevels {
     std::vector<std::string> files;                 // a file, or /proc/self/fd/N of `bytes`
     /// Level files whose path is not UTF-8 are read through these (paths/path_anchor.hpp).
     std::vector<std::shared_ptr<const paths::PathAnchor>> anchors;
+    /// Level 0's footer, when it parses and its row counts agree: load's checks read it instead
+    /// of asking DuckDB, and stage_levels reads it while DuckDB starts on another thread.
+    std::optional<format::ParquetFooter> level0_footer;
 };
 StagedLevels stage_levels(const format::OpenedDataset& opened);
 

@@ -5,9 +5,10 @@
 namespace taco::query {
 
 void check_root_count(const format::OpenedDataset& src, metadata::DuckSession& db,
-                      const std::string& level0) {
-    const std::string rows = db.query_scalar("SELECT count(*) FROM read_parquet(" +
-                                             metadata::quote_literal(level0) + ")");
+                      const std::string& level0, const format::ParquetFooter* footer) {
+    const std::string rows = footer ? std::to_string(footer->num_rows)
+                                    : db.query_scalar("SELECT count(*) FROM read_parquet(" +
+                                                      metadata::quote_literal(level0) + ")");
     const uint64_t declared = src.collection.pit.root_n;
     if (rows != std::to_string(declared)) {
         throw FormatError(src.path.string() + ": COLLECTION.json taco:pit_schema root.n is " +
@@ -19,7 +20,11 @@ void check_root_count(const format::OpenedDataset& src, metadata::DuckSession& d
 }
 
 void check_level0_ids(const format::OpenedDataset& src, metadata::DuckSession& db,
-                      const std::string& level0) {
+                      const std::string& level0, const format::ParquetFooter* footer) {
+    if (footer) {
+        const auto id = footer->null_counts.find("id");
+        if (id != footer->null_counts.end() && id->second == 0) return;
+    }
     const std::string file = metadata::quote_literal(level0);
     // The footer's statistics answer without reading the column; a file without them is scanned.
     const std::string nulls = db.query_scalar(

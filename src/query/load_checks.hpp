@@ -6,20 +6,24 @@
 #include <string>
 
 #include "format/dataset_open.hpp"
+#include "format/parquet_footer.hpp"
 #include "metadata/duckdb_session.hpp"
 
 namespace taco::query {
 
 /// FormatError unless taco:pit_schema's root.n equals the rows of level 0 (`level0` is what
 /// read_parquet reads), padding included, as writers count them.
+/// `footer`: level 0's footer, read while DuckDB started (stage_levels); its row count answers
+/// without a statement. Null: counted by DuckDB.
 void check_root_count(const format::OpenedDataset& src, metadata::DuckSession& db,
-                      const std::string& level0);
+                      const std::string& level0, const format::ParquetFooter* footer = nullptr);
 
 /// FormatError naming the level-0 table and the first row whose `id` is NULL. Every reader view
 /// hides rows by their id (`__TACOPAD__*` is padding), and a NULL id would be hidden with them:
 /// a real sample silently gone. Writers never produce one (ids are validated), so such a table
 /// was written by hand or damaged; `taco validate` reports each row (finding row.id).
+/// A `footer` whose statistics count no NULL id answers without a statement.
 void check_level0_ids(const format::OpenedDataset& src, metadata::DuckSession& db,
-                      const std::string& level0);
+                      const std::string& level0, const format::ParquetFooter* footer = nullptr);
 
 }  // namespace taco::query

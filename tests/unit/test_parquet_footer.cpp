@@ -109,3 +109,34 @@ TEST(ParquetFooter, TruncatedOrCorruptFootersAreNulloptNeverACrash) {
     }
     EXPECT_LT(parsed, 3000u);  // some corruptions are caught (not all: values may change freely)
 }
+
+TEST(ParquetFooter, NullCountsOfTopLevelColumnsOverRowGroups) {
+    test::TempDir dir;
+    metadata::DuckSession db;
+    const auto path = dir.path() / "n.parquet";
+    db.exec(
+        "COPY (SELECT i AS n, CASE WHEN i % 3 = 0 THEN NULL ELSE 'x' END AS id, {'a': i} AS s, "
+        "[i] AS l FROM range(10) t(i)) TO '" +
+        path.string() + "' (FORMAT parquet, ROW_GROUP_SIZE 4)");
+    const std::string bytes = slurp(path);
+    const auto f = format::parse_parquet_footer(bytes);
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->num_rows, 10);
+    EXPECT_EQ(f->row_group_rows, 10);
+    ASSERT_TRUE(f->null_counts.count("id"));
+    ASSERT_TRUE(f->null_counts.at("id").has_value());
+    EXPECT_EQ(*f->null_counts.at("id"), 4);  // rows 0, 3, 6, 9, over three row groups
+    EXPECT_EQ(f->null_counts.at("n"), std::optional<int64_t>(0));
+    EXPECT_FALSE(f->null_counts.count("s"));  // nested columns are not counted
+    EXPECT_FALSE(f->null_counts.count("l"));
+}
+
+TEST(ParquetFooter, TheReferenceLevelTablesHaveIdNullCounts) {
+    for (const char* level : {"/tacoreader/folder/nested/METADATA/level0.parquet",
+                              "/tacoreader/folder/nested/METADATA/level1.parquet"}) {
+        const auto f = format::parse_parquet_footer(slurp(std::string(TACO_FIXTURES_DIR) + level));
+        ASSERT_TRUE(f) << level;
+        ASSERT_TRUE(f->null_counts.count("id")) << level;
+        EXPECT_EQ(f->null_counts.at("id"), std::optional<int64_t>(0)) << level;
+    }
+}
