@@ -27,10 +27,11 @@ declare -A sources=(
     [fuzz_zip_directory]="src/format/zip_reader.cpp src/io/file.cpp src/io/crc32.cpp"
     [fuzz_tacocat_header]="src/collection/tacocat_file.cpp"
     [fuzz_v1_header]="src/legacy/v1_header.cpp src/io/byte_source.cpp src/io/file.cpp"
+    [fuzz_parquet_footer]="src/format/parquet_footer.cpp"
 )
 libs=(-ldeflate)
 library_targets="fuzz_collection fuzz_load"
-targets="${FUZZ_TARGETS:-fuzz_taco_header fuzz_zip_directory fuzz_tacocat_header fuzz_collection fuzz_v1_header fuzz_load}"
+targets="${FUZZ_TARGETS:-fuzz_taco_header fuzz_zip_directory fuzz_tacocat_header fuzz_collection fuzz_v1_header fuzz_load fuzz_parquet_footer}"
 
 # Seeds: a small nested dataset as ZIP, its header, its COLLECTION.json.
 seeds="$out/seed-src"
@@ -80,6 +81,9 @@ for t in $targets; do
         fuzz_zip_directory) cp "$out/seed.tacozip" "$corpus/seed-zip" ;;
         fuzz_collection) cp "$out/seed-folder/COLLECTION.json" "$corpus/seed-collection" ;;
         fuzz_load) cp "$out/seed.tacozip" "$corpus/seed-zip" ;;
+        fuzz_parquet_footer)  # a level table and a __meta__ of the seed FOLDER dataset
+            cp "$out/seed-folder/METADATA/level0.parquet" "$corpus/seed-level0"
+            cp "$out/seed-folder/DATA/s1/__meta__" "$corpus/seed-meta" ;;
         fuzz_v1_header)  # files of the legacy writers, when tests/legacy has made them
             for f in build/test-cache/legacy-v1/*/out/*.t*; do
                 [ -f "$f" ] && head -c 65536 "$f" > "$corpus/seed-$(basename "$f")"
