@@ -23,6 +23,7 @@ size_t MetaReadahead::take_window(size_t level) {
 }
 
 void MetaReadahead::remember(FolderRows rows) {
+    if (rows.table->rows() > kMaxSourceRows) return;
     std::lock_guard lock(mutex_);
     auto& list = sources_[rows.level];
     list.push_back({std::move(rows), 0});

@@ -40,13 +40,16 @@ struct FolderRef {
 class MetaReadahead {
   public:
     static constexpr size_t kMaxWindow = 64;
-    /// Tables of FOLDER rows remembered per level (the oldest are forgotten first).
+    /// Tables of FOLDER rows remembered per level (the oldest are forgotten first), and the
+    /// largest one remembered: a remembered table stays in memory until its rows are offered.
     static constexpr size_t kMaxSources = 256;
+    static constexpr size_t kMaxSourceRows = 4096;
 
     /// How many `__meta__` a miss at `level` reads now (1 the first time); doubles the next.
     size_t take_window(size_t level);
 
-    /// Remembers `rows` as a place to find FOLDERs of `rows.level` in.
+    /// Remembers `rows` as a place to find FOLDERs of `rows.level` in (unless it is larger than
+    /// kMaxSourceRows: a large table's FOLDERs are found when one of them is read from it).
     void remember(FolderRows rows);
 
     /// Up to `n` FOLDERs at `from.level` for which `wanted(vsi)` holds: the rows of `from.table`
