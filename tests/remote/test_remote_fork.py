@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -27,38 +28,12 @@ FLAT_ZIP = "ref/tacoreader/zip/flat/flat.tacozip"
 GEOTIFF_ZIP = "ref/fork-geotiffs.tacozip"
 
 CHILD_SCRIPT = textwrap.dedent("""
-    import os, socket, struct, sys, threading
+    import os, sys, threading
     import tacocore
 
     url, port, how, local = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-
-    def connections_to_server():
-        # {socket inode: local port} of this namespace's established connections to the server.
-        out = {}
-        for line in open("/proc/net/tcp").read().splitlines()[1:]:
-            f = line.split()
-            if int(f[2].split(":")[1], 16) == port and f[3] == "01":
-                out[f[9]] = int(f[1].split(":")[1], 16)
-        return out
-
-    def my_fds_by_inode():
-        out = {}
-        for fd in os.listdir("/proc/self/fd"):
-            try:
-                target = os.readlink(f"/proc/self/fd/{fd}")
-            except OSError:
-                continue
-            if target.startswith("socket:["):
-                out[target[8:-1]] = int(fd)
-        return out
-
-    def bytes_received(fd):
-        s = socket.socket(fileno=os.dup(fd))
-        try:
-            info = s.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 232)
-        finally:
-            s.close()
-        return struct.unpack_from("Q", info, 128)[0]  # tcp_info.tcpi_bytes_received
+    sys.path.insert(0, sys.argv[5])
+    from tcp_counters import bytes_received, connections_to
 
     def walk(frame, fmt):
         # FOLDER samples: a GET of each __meta__; FILE samples: their bytes (a range read of the
@@ -93,8 +68,7 @@ CHILD_SCRIPT = textwrap.dedent("""
     helper.start()
     while "walked" not in busy:
         threading.Event().wait(0.01)
-    fds = my_fds_by_inode()
-    inherited = [fds[inode] for inode in connections_to_server() if inode in fds]
+    inherited = list(connections_to(port))
     assert len(inherited) >= 2, f"the parent holds its connections to the server: {inherited}"
     pid = os.fork()
     if pid == 0:
@@ -121,7 +95,7 @@ CHILD_SCRIPT = textwrap.dedent("""
 def run_child(served, tmp_path, rel, how):
     proc = subprocess.run(
         [sys.executable, "-c", CHILD_SCRIPT, served.url(rel), str(served.srv.port), how,
-         str(served.root / rel)],
+         str(served.root / rel), str(Path(__file__).parent)],
         capture_output=True, text=True, timeout=120,
         env={**os.environ, "TACOCORE_CACHE_DIR": str(tmp_path / "cache")})
     assert proc.returncode == 0, proc.stdout + proc.stderr

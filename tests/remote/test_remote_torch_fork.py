@@ -8,10 +8,6 @@ read (their byte counters, read in the parent before and after).
 
 from __future__ import annotations
 
-import os
-import socket
-import struct
-
 import numpy as np
 import pytest
 
@@ -20,36 +16,10 @@ from torch.utils.data import DataLoader  # noqa: E402
 
 import tacocore  # noqa: E402
 from remote_paths import FIXTURES  # noqa: E402
+from tcp_counters import bytes_received, connections_to  # noqa: E402
 from tacocore.torch import TacoDataset  # noqa: E402
 
 GEOTIFF_ZIP = "ref/torch-fork-geotiffs.tacozip"
-
-
-def connections_to(port: int) -> dict[int, str]:
-    """{fd: socket inode} of this process's established connections to the server."""
-    inodes = set()
-    for line in open("/proc/net/tcp").read().splitlines()[1:]:
-        f = line.split()
-        if int(f[2].split(":")[1], 16) == port and f[3] == "01":
-            inodes.add(f[9])
-    out = {}
-    for fd in os.listdir("/proc/self/fd"):
-        try:
-            target = os.readlink(f"/proc/self/fd/{fd}")
-        except OSError:
-            continue
-        if target.startswith("socket:[") and target[8:-1] in inodes:
-            out[int(fd)] = target
-    return out
-
-
-def bytes_received(fd: int) -> int:
-    s = socket.socket(fileno=os.dup(fd))
-    try:
-        info = s.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 232)
-    finally:
-        s.close()
-    return struct.unpack_from("Q", info, 128)[0]  # tcp_info.tcpi_bytes_received
 
 
 def test_fork_workers_decode_a_remote_zip_on_their_own_connections(served):
