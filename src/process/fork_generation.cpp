@@ -26,6 +26,12 @@ void count_forks() noexcept {
     (void)registered;
 }
 
+namespace {
+// Counting from the start: a process that reads a remote raster before anything called
+// count_forks() (no dataset loaded yet) and then forks must still know its child is one.
+[[maybe_unused]] const bool g_counting_from_start = (count_forks(), true);
+}  // namespace
+
 bool on_forking_thread() noexcept {
     return g_generation.load(std::memory_order_acquire) != 0 &&
            ::pthread_equal(::pthread_self(), g_forking_thread) != 0;

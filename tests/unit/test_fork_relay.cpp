@@ -99,3 +99,11 @@ TEST(ForkRelay, AGrandchildMakesItsOwnHelper) {
                 }),
                 ::testing::ExitedWithCode(0), "");
 }
+
+TEST(ForkRelay, ForksAreCountedFromTheStartOfTheProcess) {
+    // No count_forks() here: the library registers its counter when it is loaded, so a process
+    // that forks before loading any dataset still makes children that know they are forks.
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_EXIT(in_forked_child([] { return process::on_forking_thread() ? 0 : 1; }),
+                ::testing::ExitedWithCode(0), "");
+}
