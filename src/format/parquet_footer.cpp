@@ -38,6 +38,8 @@ class Walker {
 
     const char* at() const { return p_; }
     bool ok() const { return ok_; }
+    // Gives up on the footer (a value that cannot be right, such as a count that overflows).
+    void invalidate() { fail(); }
 
     uint64_t varint() {
         uint64_t v = 0;
@@ -211,7 +213,7 @@ void read_row_group(Walker& w, std::map<std::string, std::optional<int64_t>, std
     uint8_t type = 0;
     while (w.field(id, type)) {
         if (id == kRowGroupRows && type == kI64) {
-            rows += w.zigzag();
+            if (__builtin_add_overflow(rows, w.zigzag(), &rows)) w.invalidate();
             continue;
         }
         if (id != kRowGroupColumns || type != kList) {
@@ -238,10 +240,12 @@ void read_row_group(Walker& w, std::map<std::string, std::optional<int64_t>, std
             }
             if (chunk.nested || chunk.column.empty()) continue;
             auto [it, fresh] = nulls.try_emplace(chunk.column, int64_t{0});
-            if (!chunk.nulls || !it->second) {
+            int64_t sum = 0;
+            if (!chunk.nulls || !it->second ||
+                __builtin_add_overflow(*it->second, *chunk.nulls, &sum)) {
                 it->second = std::nullopt;
             } else {
-                it->second = *it->second + *chunk.nulls;
+                it->second = sum;
             }
         }
     }
