@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 
 #include "collection/tacocat_file.hpp"
 #include "collection/tacocat_write.hpp"
@@ -47,7 +48,11 @@ uint64_t parse_size(const std::string& text) {
     bool ok = !number.empty() && std::count(number.begin(), number.end(), '.') <= 1 &&
               number.front() != '.' && number.back() != '.' && u != units.end();
     if (ok) {
-        value = std::stod(number) * u->second;
+        try {
+            value = std::stod(number) * u->second;
+        } catch (const std::out_of_range&) {  // hundreds of digits
+            value = 0;
+        }
         ok = value >= 1 && value < 1.8e19;
     }
     if (!ok) {

@@ -284,7 +284,8 @@ void compare_fields(TableChecks& t, const std::vector<LevelFields>& fields) {
     for (const LevelFields& lf : fields) {
         size_t level = SIZE_MAX;
         if (lf.level.rfind("level", 0) == 0 && lf.level.size() > 5 &&
-            lf.level.find_first_not_of("0123456789", 5) == std::string::npos) {
+            lf.level.find_first_not_of("0123456789", 5) == std::string::npos &&
+            lf.level.size() - 5 <= 9) {  // longer: beyond any level, and beyond stoul
             level = std::stoul(lf.level.substr(5));
         }
         if (level >= t.levels.size()) {

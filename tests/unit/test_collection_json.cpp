@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <utility>
@@ -13,6 +15,7 @@
 
 #include "format/collection_json.hpp"
 #include "format/collection_parse.hpp"
+#include "format/collection_schema.hpp"
 #include "metadata/level_tables.hpp"
 #include "model/time_format.hpp"
 #include "taco/collection.hpp"
@@ -673,4 +676,21 @@ TEST(CollectionParse, WrongTypesAndMalformedJsonAreFormatErrors) {
     msg = error_of<FormatError>(
         [] { format::collection_info_from_json(OrderedJson::array(), "a.json", false); });
     EXPECT_TRUE(contains(msg, "a.json: expected a JSON object")) << msg;
+}
+
+// Found by fuzz_collection: a hierarchy depth with more digits than stoul takes threw
+// std::out_of_range out of load() instead of the SchemaError every other bad depth gets.
+TEST(CollectionJson, AHierarchyDepthBeyondAnyIntegerIsASchemaError) {
+    std::ifstream in(std::string(TACO_FIXTURES_DIR) +
+                     "/../../fuzz/regressions/fuzz_collection/hierarchy-depth-overflow.json");
+    const std::string doc{std::istreambuf_iterator<char>(in), {}};
+    ASSERT_FALSE(doc.empty());
+    std::string message;
+    try {
+        taco::format::read_collection_document(doc, "COLLECTION.json");
+    } catch (const taco::SchemaError& e) {
+        message = e.what();
+    }
+    EXPECT_NE(message.find("hierarchy depth 1222"), std::string::npos) << message;
+    EXPECT_NE(message.find("out of range"), std::string::npos) << message;
 }

@@ -294,3 +294,17 @@ TEST(ValidateCorrupt, MissingRequiredColumns) {
 }
 
 }  // namespace
+
+// A field_schema key "level" + more digits than stoul takes threw std::out_of_range out of
+// validate() instead of reporting a level the dataset does not have.
+TEST(ValidateCorrupt, AFieldSchemaLevelBeyondAnyIntegerIsAFinding) {
+    TempDir dir;
+    const fs::path copy = copy_fixture(kNestedFolder, dir);
+    std::string text = slurp(copy / "COLLECTION.json");
+    const size_t at = text.find("\"level1\"");
+    ASSERT_NE(at, std::string::npos);
+    text.replace(at, 8, "\"level123456789012345678901234567890\"");
+    spit(copy / "COLLECTION.json", text);
+    const ValidationReport r = validate(copy);
+    EXPECT_TRUE(contains(dump(r), "describes a level the dataset does not have")) << dump(r);
+}
