@@ -3,6 +3,7 @@
 // the bytes they are, and everything else is skipped by a generic walk of the protocol.
 #include "format/parquet_footer.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -316,7 +317,19 @@ std::optional<ParquetFooter> read_parquet_footer(int fd) {
         static_cast<ssize_t>(tail.size())) {
         return std::nullopt;
     }
-    return parse_parquet_footer(tail);
+    auto footer = parse_parquet_footer(tail);
+    if (footer) footer->file_size = size;
+    return footer;
+}
+
+std::optional<ParquetFooter> read_parquet_footer_file(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return std::nullopt;
+    struct stat st {};
+    std::optional<ParquetFooter> footer;
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) footer = read_parquet_footer(fd);
+    ::close(fd);
+    return footer;
 }
 
 }  // namespace taco::format

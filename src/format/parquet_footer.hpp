@@ -17,8 +17,10 @@ namespace taco::format {
 
 struct ParquetFooter {
     int64_t num_rows = 0;
-    int64_t row_group_rows = 0;  // the sum of the row groups' own counts (equal in a sound file)
-    std::string table_bytes;     // FileMetaData fields 2 (schema) and 5 (key/value metadata)
+    int64_t row_group_rows = 0;
+    uint64_t file_size = 0;   // the whole file's, when read from a file (0 from bytes)  // the sum
+                              // of the row groups' own counts (equal in a sound file)
+    std::string table_bytes;  // FileMetaData fields 2 (schema) and 5 (key/value metadata)
     /// NULLs of each top-level column, summed over the row groups from their statistics;
     /// nullopt for a column some row group has no null count for (a writer may omit them).
     std::map<std::string, std::optional<int64_t>, std::less<>> null_counts;
@@ -32,5 +34,9 @@ std::optional<ParquetFooter> parse_parquet_footer(std::string_view tail);
 
 /// The footer of the Parquet file open as `fd` (a local file or a memfd), by two preads.
 std::optional<ParquetFooter> read_parquet_footer(int fd);
+
+/// The footer of the local file `path`; nullopt unless it is a regular file (never blocks on a
+/// FIFO) holding a footer that parses.
+std::optional<ParquetFooter> read_parquet_footer_file(const std::string& path);
 
 }  // namespace taco::format

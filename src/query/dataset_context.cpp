@@ -2,10 +2,6 @@
 // query scans the Parquet bytes it needs (REFERENCE-API §A6 names: level{i}_table, level{i}, data).
 #include "query/dataset_context.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 
 #include "io/trace.hpp"
@@ -187,11 +183,7 @@ std::optional<format::ParquetFooter> level0_footer(const format::LevelSource& le
     if (level.file.empty()) {
         if (!staged.bytes.empty()) footer = format::read_parquet_footer(staged.bytes[0]->fd());
     } else {
-        const int fd = ::open(level.file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-        if (fd < 0) return std::nullopt;
-        struct stat st {};
-        if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) footer = format::read_parquet_footer(fd);
-        ::close(fd);
+        footer = format::read_parquet_footer_file(level.file.string());
     }
     if (footer && footer->num_rows != footer->row_group_rows) return std::nullopt;
     return footer;

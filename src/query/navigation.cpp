@@ -1,9 +1,5 @@
 #include "query/navigation.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <system_error>
 
@@ -184,6 +180,27 @@ std::shared_ptr<const metadata::ResultTable> legacy_children(DatasetContext& ctx
     return fetch_children(ctx, relation, "nested tortilla '" + id + "'", &archive, "");
 }
 
+// A FOLDER dataset's __meta__ of the FOLDER at `folder_vsi`: the view points at `<dir>/__meta__`,
+// children read from a __meta__ point at the directory itself (the next read appends /__meta__),
+// as tacoreader does.
+std::string meta_path_of(std::string_view folder_vsi) {
+    std::string meta(folder_vsi);
+    if (meta.size() < kMeta.size() ||
+        meta.compare(meta.size() - kMeta.size(), kMeta.size(), kMeta) != 0) {
+        meta += kMeta;
+    }
+    return meta;
+}
+
+// How messages name a __meta__: by its byte range in an archive, or by its path.
+std::string meta_where(const std::string& id, const SubfileRef& ref) {
+    return "__meta__ of FOLDER '" + id + "' (bytes [" + std::to_string(ref.offset) + ", " +
+           std::to_string(ref.offset + ref.size) + "))";
+}
+std::string meta_where(const std::string& id, const std::string& meta) {
+    return "__meta__ of FOLDER '" + id + "' (" + meta + ")";
+}
+
 std::shared_ptr<const metadata::ResultTable> read_meta(DatasetContext& ctx,
                                                        std::string_view folder_vsi,
                                                        std::string_view folder_id) {
@@ -191,9 +208,7 @@ std::shared_ptr<const metadata::ResultTable> read_meta(DatasetContext& ctx,
     if (const auto ref = parse_vsi_subfile(folder_vsi)) {
         bool legacy = false;
         if (auto children = legacy_children(ctx, *ref, id, legacy)) return children;
-        const std::string where = "__meta__ of FOLDER '" + id + "' (bytes [" +
-                                  std::to_string(ref->offset) + ", " +
-                                  std::to_string(ref->offset + ref->size) + "))";
+        const std::string where = meta_where(id, *ref);
         auto source = archive_for(ctx, ref->root);
         io::MemFd bytes("taco-meta");
         source->copy_to_fd(ref->offset, ref->size, bytes.fd(), where);
@@ -201,17 +216,11 @@ std::shared_ptr<const metadata::ResultTable> read_meta(DatasetContext& ctx,
         return fetch_children(ctx, "read_parquet(" + quote_literal(bytes.proc_path()) + ")", where,
                               &archive, "");
     }
-    // FOLDER datasets: the view points at `<dir>/__meta__`, children read from a __meta__ point at
-    // the directory itself (the next read appends /__meta__), as tacoreader does.
-    std::string meta(folder_vsi);
-    if (meta.size() < kMeta.size() ||
-        meta.compare(meta.size() - kMeta.size(), kMeta.size(), kMeta) != 0) {
-        meta += kMeta;
-    }
+    const std::string meta = meta_path_of(folder_vsi);
     const std::string dir = meta.substr(0, meta.size() - kMeta.size());
     check_inside_dataset(ctx, meta, true, [&] { return "'" + id + "'"; });
     if (is_remote(meta)) {
-        const std::string where = "__meta__ of FOLDER '" + id + "' (" + meta + ")";
+        const std::string where = meta_where(id, meta);
         auto source = fetch_remote_file(meta);
         io::MemFd bytes("taco-meta");
         source->copy_to_fd(0, source->size(), bytes.fd(), where);
@@ -223,8 +232,8 @@ std::shared_ptr<const metadata::ResultTable> read_meta(DatasetContext& ctx,
         throw FormatError(ctx.name() + ": FOLDER sample '" + id +
                           "' has no __meta__ file (expected " + meta + ")");
     }
-    return fetch_children(ctx, "read_parquet(" + quote_literal(meta) + ")",
-                          "__meta__ of FOLDER '" + id + "' (" + meta + ")", nullptr, dir);
+    return fetch_children(ctx, "read_parquet(" + quote_literal(meta) + ")", meta_where(id, meta),
+                          nullptr, dir);
 }
 
 }  // namespace
@@ -245,8 +254,7 @@ struct StagedMeta {
     std::string where;                 // names it in messages
     std::string archive;               // the archive's root; empty for a FOLDER dataset
     std::string dir;                   // FOLDER dataset: the directory its children are in
-    uint64_t size = 0;
-    format::ParquetFooter footer;
+    format::ParquetFooter footer;      // with the file's size
 };
 
 // The __meta__ of `folder` staged for a batch, or nullopt when it is not read ahead: remote (a
@@ -261,37 +269,24 @@ std::optional<StagedMeta> stage_meta(DatasetContext& ctx, const FolderRef& folde
             if (is_remote(ref->root) || ref->size > kMaxAheadFile) return std::nullopt;
             if (ctx.source.vsi_root == ref->root && ctx.source.legacy_folders.count(ref->offset))
                 return std::nullopt;
-            m.where = "__meta__ of FOLDER '" + folder.id + "' (bytes [" +
-                      std::to_string(ref->offset) + ", " + std::to_string(ref->offset + ref->size) +
-                      "))";
+            m.where = meta_where(folder.id, *ref);
             m.bytes = std::make_unique<io::MemFd>("taco-meta");
             archive_for(ctx, ref->root)->copy_to_fd(ref->offset, ref->size, m.bytes->fd(), m.where);
             m.path = m.bytes->proc_path();
             m.archive = std::string(ref->root);
-            m.size = ref->size;
             const auto footer = format::read_parquet_footer(m.bytes->fd());
             if (!footer) return std::nullopt;
             m.footer = *footer;
             return m;
         }
-        std::string meta(folder.vsi);
-        if (meta.size() < kMeta.size() ||
-            meta.compare(meta.size() - kMeta.size(), kMeta.size(), kMeta) != 0) {
-            meta += kMeta;
-        }
+        const std::string meta = meta_path_of(folder.vsi);
         if (is_remote(meta)) return std::nullopt;
         check_inside_dataset(ctx, meta, true, [&] { return "'" + folder.id + "'"; });
-        const int fd = ::open(meta.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-        if (fd < 0) return std::nullopt;
-        struct stat st {};
-        const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-        const auto footer = regular ? format::read_parquet_footer(fd) : std::nullopt;
-        ::close(fd);
-        if (!footer || static_cast<uint64_t>(st.st_size) > kMaxAheadFile) return std::nullopt;
-        m.where = "__meta__ of FOLDER '" + folder.id + "' (" + meta + ")";
+        const auto footer = format::read_parquet_footer_file(meta);
+        if (!footer || footer->file_size > kMaxAheadFile) return std::nullopt;
+        m.where = meta_where(folder.id, meta);
         m.path = meta;
         m.dir = meta.substr(0, meta.size() - kMeta.size());
-        m.size = static_cast<uint64_t>(st.st_size);
         m.footer = *footer;
         return m;
     } catch (const Error&) {
@@ -391,7 +386,7 @@ std::shared_ptr<const metadata::ResultTable> read_together(DatasetContext& ctx,
     std::optional<StagedMeta> first = stage_meta(ctx, folder);
     if (!first) return nullptr;
     std::vector<StagedMeta> files;
-    uint64_t bytes = first->size;
+    uint64_t bytes = first->footer.file_size;
     files.push_back(std::move(*first));
     for (const FolderRef& other : others) {
         std::optional<StagedMeta> m = stage_meta(ctx, other);
@@ -399,8 +394,8 @@ std::shared_ptr<const metadata::ResultTable> read_together(DatasetContext& ctx,
         // statement: DuckDB would cast or drop the columns of the others (PIT-2 makes them
         // equal in a valid dataset).
         if (!m || m->footer.table_bytes != files[0].footer.table_bytes) continue;
-        if (bytes + m->size > kMaxAheadBatch) break;
-        bytes += m->size;
+        if (bytes + m->footer.file_size > kMaxAheadBatch) break;
+        bytes += m->footer.file_size;
         files.push_back(std::move(*m));
     }
     if (files.size() == 1) return nullptr;

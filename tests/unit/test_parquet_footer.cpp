@@ -59,6 +59,12 @@ TEST(ParquetFooter, RowCountAndTableBytesOfDuckDbFiles) {
     ::close(fd_a);
     ASSERT_TRUE(from_fd);
     EXPECT_EQ(from_fd->table_bytes, fa->table_bytes);
+    EXPECT_EQ(from_fd->file_size, a.size());
+    const auto from_path = format::read_parquet_footer_file((dir.path() / "a.parquet").string());
+    ASSERT_TRUE(from_path);
+    EXPECT_EQ(from_path->file_size, a.size());
+    EXPECT_FALSE(format::read_parquet_footer_file(dir.path().string()));  // a directory
+    EXPECT_FALSE(format::read_parquet_footer_file((dir.path() / "none").string()));
     // More bytes before the footer change nothing: only the end of a file is read.
     EXPECT_EQ(format::parse_parquet_footer(std::string(100, 'z') + a)->table_bytes,
               fa->table_bytes);
