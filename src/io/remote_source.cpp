@@ -20,7 +20,6 @@
 #include <thread>
 
 #include "log/messages.hpp"
-#include "process/fork_generation.hpp"
 #include "process/fork_relay.hpp"
 #include "taco/errors.hpp"
 
@@ -326,7 +325,6 @@ std::shared_ptr<RemoteSource> RemoteSource::from_bytes(const Location& location,
 
 std::shared_ptr<RemoteSource> RemoteSource::open(const Location& location) {
     prepare();
-    process::count_forks();  // a forked child must know to keep off its parent's connections
     RemoteIdentity id;
     VSILFILE* f = nullptr;
     process::run_off_forking_thread([&] {

@@ -18,18 +18,16 @@ void count_fork_in_child() {
     g_generation.fetch_add(1, std::memory_order_release);
 }
 
-}  // namespace
-
-// Registered before the first ForkOwner exists: no object can be made before its fork is counted.
-void count_forks() noexcept {
+void register_fork_counter() noexcept {
     static const bool registered = ::pthread_atfork(nullptr, nullptr, &count_fork_in_child) == 0;
     (void)registered;
 }
 
-namespace {
-// Counting from the start: a process that reads a remote raster before anything called
-// count_forks() (no dataset loaded yet) and then forks must still know its child is one.
-[[maybe_unused]] const bool g_counting_from_start = (count_forks(), true);
+// Registered when the library loads: a process that reads a remote raster before loading any
+// dataset and then forks must still make children that know they are forks. ForkOwner registers
+// too, in case one is made by another library's static initializer before this one has run.
+[[maybe_unused]] const bool g_counting_from_start = (register_fork_counter(), true);
+
 }  // namespace
 
 bool on_forking_thread() noexcept {
@@ -42,7 +40,7 @@ uint64_t fork_generation() noexcept {
 }
 
 ForkOwner::ForkOwner() noexcept : owner_pid_(static_cast<long>(::getpid())) {
-    count_forks();
+    register_fork_counter();
     born_in_ = fork_generation();
 }
 

@@ -12,13 +12,10 @@ namespace taco::process {
 /// child (a pthread_atfork child handler counts). Cheap (an atomic load): safe on read paths.
 uint64_t fork_generation() noexcept;
 
-/// Starts counting forks in this process (idempotent). Anything whose state a fork can copy
-/// calls it before making that state; ForkOwner does.
-void count_forks() noexcept;
-
 /// True on the one thread a forked child began with: the thread that called fork() in its
 /// parent, carrying that thread's thread-local state (GDAL's kept-alive connections among it).
-/// False in a process never forked since count_forks(), and on every thread a child starts.
+/// False in a process that was not forked, and on every thread a child starts. Forks are counted
+/// from the moment the library is loaded.
 bool on_forking_thread() noexcept;
 
 /// Remembers the process it was made in. Copy it into the object whose native state it guards.

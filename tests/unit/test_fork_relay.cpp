@@ -38,14 +38,12 @@ std::thread::id ran_on() {
 }  // namespace
 
 TEST(ForkRelay, RunsInlineInAProcessThatWasNotForked) {
-    process::count_forks();
     EXPECT_FALSE(process::on_forking_thread());
     EXPECT_EQ(ran_on(), std::this_thread::get_id());
 }
 
 TEST(ForkRelay, AForkedChildRunsItOnOneHelperThread) {
     GTEST_FLAG_SET(death_test_style, "threadsafe");
-    process::count_forks();  // before the fork, or the child does not know it is one
     EXPECT_EXIT(in_forked_child([] {
                     if (!process::on_forking_thread()) return 1;
                     const std::thread::id first = ran_on();
@@ -58,7 +56,6 @@ TEST(ForkRelay, AForkedChildRunsItOnOneHelperThread) {
 
 TEST(ForkRelay, ThreadsAForkedChildStartsRunItInline) {
     GTEST_FLAG_SET(death_test_style, "threadsafe");
-    process::count_forks();
     EXPECT_EXIT(in_forked_child([] {
                     int code = 0;
                     std::thread([&] {
@@ -72,7 +69,6 @@ TEST(ForkRelay, ThreadsAForkedChildStartsRunItInline) {
 
 TEST(ForkRelay, AnExceptionReachesTheCallerAndTheHelperServesOn) {
     GTEST_FLAG_SET(death_test_style, "threadsafe");
-    process::count_forks();
     EXPECT_EXIT(in_forked_child([] {
                     try {
                         process::run_off_forking_thread(
@@ -90,7 +86,6 @@ TEST(ForkRelay, AnExceptionReachesTheCallerAndTheHelperServesOn) {
 
 TEST(ForkRelay, AGrandchildMakesItsOwnHelper) {
     GTEST_FLAG_SET(death_test_style, "threadsafe");
-    process::count_forks();
     EXPECT_EXIT(in_forked_child([] {
                     if (ran_on() == std::this_thread::get_id()) return 1;
                     // The child's helper does not exist in the grandchild: handing it the job
@@ -101,8 +96,8 @@ TEST(ForkRelay, AGrandchildMakesItsOwnHelper) {
 }
 
 TEST(ForkRelay, ForksAreCountedFromTheStartOfTheProcess) {
-    // No count_forks() here: the library registers its counter when it is loaded, so a process
-    // that forks before loading any dataset still makes children that know they are forks.
+    // Nothing of tacocore has run in this process (a death test re-runs the binary): the counter
+    // was registered when the library loaded, so the child still knows it is a fork.
     GTEST_FLAG_SET(death_test_style, "threadsafe");
     EXPECT_EXIT(in_forked_child([] { return process::on_forking_thread() ? 0 : 1; }),
                 ::testing::ExitedWithCode(0), "");
