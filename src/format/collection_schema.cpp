@@ -1,10 +1,10 @@
 #include "format/collection_schema.hpp"
 
-#include <algorithm>
 #include <cctype>
 #include <cstdint>
 
 #include "format/collection_parse.hpp"
+#include "model/decimal.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::format {
@@ -61,10 +61,8 @@ PitSchema parse_pit_schema(const OrderedJson& pit, const std::string& source) {
         if (key.empty() || key.find_first_not_of("0123456789") != std::string::npos) {
             schema_error(source, "hierarchy key '" + key + "' is not a depth number");
         }
-        // Depths go to 64: more digits than that (after leading zeros) is out of range, and
-        // would overflow stoul (std::out_of_range, found by fuzz_collection).
-        const size_t significant = key.size() - std::min(key.find_first_not_of('0'), key.size());
-        const size_t depth = significant > 2 ? SIZE_MAX : std::stoul(key);
+        // Depths go to 64: a key beyond any integer is out of range like any other.
+        const uint64_t depth = parse_decimal(key).value_or(UINT64_MAX);
         if (depth == 0 || depth > 64)
             schema_error(source, "hierarchy depth " + key + " is out of range");
         if (!patterns.is_array())

@@ -2,15 +2,16 @@
 
 #include <charconv>
 
+#include "model/decimal.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::query {
 namespace {
 
 bool parse_u64(std::string_view s, uint64_t& out) {
-    if (s.empty()) return false;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-    return ec == std::errc() && end == s.data() + s.size();
+    const std::optional<uint64_t> value = parse_decimal(s);
+    if (value) out = *value;
+    return value.has_value();
 }
 
 }  // namespace

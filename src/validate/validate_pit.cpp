@@ -2,6 +2,7 @@
 // compared with what the tables hold (spec §5.4, FORMAT.md §5.4-§5.5).
 #include <algorithm>
 
+#include "model/decimal.hpp"
 #include "validate/validate_tables.hpp"
 
 namespace taco::format {
@@ -282,19 +283,17 @@ void compare_fields(TableChecks& t, const std::vector<LevelFields>& fields) {
     }
     std::vector<bool> described(t.levels.size(), false);
     for (const LevelFields& lf : fields) {
-        size_t level = SIZE_MAX;
-        if (lf.level.rfind("level", 0) == 0 && lf.level.size() > 5 &&
-            lf.level.find_first_not_of("0123456789", 5) == std::string::npos &&
-            lf.level.size() - 5 <= 9) {  // longer: beyond any level, and beyond stoul
-            level = std::stoul(lf.level.substr(5));
-        }
-        if (level >= t.levels.size()) {
+        // "level" + digits; any other key, or digits beyond any integer, names no level.
+        const std::optional<uint64_t> level =
+            lf.level.rfind("level", 0) == 0 ? parse_decimal(std::string_view(lf.level).substr(5))
+                                            : std::nullopt;
+        if (!level || *level >= t.levels.size()) {
             t.sink.error("collection.field-schema", where + " " + lf.level,
                          "describes a level the dataset does not have", "field_schema");
             continue;
         }
-        described[level] = true;
-        const LevelRows& L = t.levels[level];
+        described[*level] = true;
+        const LevelRows& L = t.levels[*level];
         if (L.columns.empty()) continue;
         // The reference computes field_schema before ZIP offsets exist, so they are never listed.
         auto listed_in_table = [](const std::string& name) {
