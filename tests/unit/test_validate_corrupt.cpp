@@ -2,6 +2,11 @@
 // the location and the facts a user needs.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
+#include <stdexcept>
+#include <string_view>
+#include <utility>
+
 #include "reader_test_util.hpp"
 
 using namespace taco;
@@ -19,6 +24,20 @@ std::string dump(const ValidationReport& r) {
 }
 
 // The first finding with `code`, or a test failure.
+// Rewrites a dataset's COLLECTION.json with each `from` replaced by its `to` (the first
+// occurrence; a `from` the file does not hold fails the test, so an edit never silently misses).
+void edit_collection(const fs::path& dataset,
+                     std::initializer_list<std::pair<std::string_view, std::string_view>> edits) {
+    std::string text = slurp(dataset / "COLLECTION.json");
+    for (const auto& [from, to] : edits) {
+        const size_t at = text.find(from);
+        if (at == std::string::npos)
+            throw std::runtime_error("COLLECTION.json has no " + std::string(from));
+        text.replace(at, from.size(), to);
+    }
+    spit(dataset / "COLLECTION.json", text);
+}
+
 const Finding* find(const ValidationReport& r, const std::string& code) {
     for (const auto& f : r.findings)
         if (f.code == code) return &f;
@@ -155,16 +174,9 @@ TEST(ValidateCorrupt, MissingCollection) {
 TEST(ValidateCorrupt, CollectionProblems) {
     TempDir dir;
     const fs::path copy = copy_fixture(kNestedFolder, dir);
-    std::string text = slurp(copy / "COLLECTION.json");
-    const size_t n = text.find("\"n\": 3");
-    ASSERT_NE(n, std::string::npos);
-    text.replace(n, 6, "\"n\": 4");
-    const size_t lic = text.find("\"licenses\"");
-    text.replace(lic, 10, "\"licensez\"");
-    const size_t loc = text.find("\"location\"");
-    ASSERT_NE(loc, std::string::npos);
-    text.replace(loc, 10, "\"locution\"");
-    spit(copy / "COLLECTION.json", text);
+    edit_collection(copy, {{"\"n\": 3", "\"n\": 4"},
+                           {"\"licenses\"", "\"licensez\""},
+                           {"\"location\"", "\"locution\""}});
     const ValidationReport r = validate(copy);
     const Finding* pit = find(r, "collection.pit-schema");
     ASSERT_TRUE(pit);
@@ -300,11 +312,7 @@ TEST(ValidateCorrupt, MissingRequiredColumns) {
 TEST(ValidateCorrupt, AFieldSchemaLevelBeyondAnyIntegerIsAFinding) {
     TempDir dir;
     const fs::path copy = copy_fixture(kNestedFolder, dir);
-    std::string text = slurp(copy / "COLLECTION.json");
-    const size_t at = text.find("\"level1\"");
-    ASSERT_NE(at, std::string::npos);
-    text.replace(at, 8, "\"level123456789012345678901234567890\"");
-    spit(copy / "COLLECTION.json", text);
+    edit_collection(copy, {{"\"level1\"", "\"level123456789012345678901234567890\""}});
     const ValidationReport r = validate(copy);
     EXPECT_TRUE(contains(dump(r), "describes a level the dataset does not have")) << dump(r);
 }
