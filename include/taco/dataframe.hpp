@@ -71,6 +71,14 @@ class DataFrame {
     /// (negative included) and unknown ids raise NavigationError with the valid range or the id.
     ReadResult read(int64_t position) const;
     ReadResult read(std::string_view id) const;
+    /// The same, calling `before_blocking` once just before the read waits on anything but
+    /// memory: a FOLDER's children (its `__meta__`), a FOLDER dataset's file checks (file
+    /// system calls), or building the id index on the first read by id. A FILE row of a ZIP
+    /// (local or remote) is answered from memory and never calls it. For a caller holding a
+    /// lock other threads need: the Python bindings release the GIL there instead of around
+    /// every read, which cost as much as the read itself (docs/READER.md §10.1).
+    ReadResult read(int64_t position, const std::function<void()>& before_blocking) const;
+    ReadResult read(std::string_view id, const std::function<void()>& before_blocking) const;
     /// The exact bytes of a FILE sample, straight from the container. NavigationError for a FOLDER.
     std::string read_bytes(int64_t position) const;
     std::string read_bytes(std::string_view id) const;

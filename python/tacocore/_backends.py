@@ -18,6 +18,7 @@ changes an existing dataset. ``load(..., backend=...)`` bypasses the global.
 
 from __future__ import annotations
 
+import functools
 import io
 import operator
 import os
@@ -162,6 +163,39 @@ def _unguarded(name: str):
 _NATIVE_READ = _unguarded("read")
 _NATIVE_READ_BYTES = _unguarded("read_bytes")
 _NATIVE_READ_BYTES_MANY = _unguarded("read_bytes_many")
+# Not a method, and every argument comes from _backends itself: no wrapper either.
+_READ_FAST = getattr(_core.read_fast, "__wrapped__", _core.read_fast)
+
+
+class _FrameLink:
+    """What a frame's bound ``read`` needs besides the frame, which may be gone by the time it is
+    called (``ds.data.read(k)`` drops the frame before the call): its class, its native rows and
+    the view it was taken from (``_owner``, which lives here)."""
+
+    __slots__ = ("cls", "native", "owner")
+
+    def __init__(self, cls: type, native: Any) -> None:
+        self.cls, self.native, self.owner = cls, native, None
+
+
+def _check_owner(owner) -> None:
+    if owner is not None and owner._is_closed():
+        raise TacoQueryError(f"dataset '{owner.id}' is closed: frames taken from it "
+                             "can no longer read samples")
+
+
+def _read_fallback(link: _FrameLink, key: Any, child: Any = None):
+    """What ``_core.read_fast`` (an aligned frame's bound ``read``) hands back: a key it does not
+    take (read as ``_read_checked`` reads it: same checks, same messages), or the native children
+    of a FOLDER, to wrap in the frame's class."""
+    if child is None:
+        _check_owner(link.owner)
+        child = link.native.read(_position(key))
+        if child.__class__ is str:
+            return child
+    frame = link.cls._wrap_native(child)
+    frame._owner = link.owner
+    return frame
 
 
 def _threads(name: str, threads: Any) -> int:
@@ -204,7 +238,13 @@ class TacoDataFrame:
     backend = DEFAULT_BACKEND
     # The TacoDataset view this frame was taken from (None for from_arrow frames): once it is
     # closed, every read of this frame and of the frames derived from it refuses.
-    _owner = None
+    @property
+    def _owner(self):
+        return self._link.owner
+
+    @_owner.setter
+    def _owner(self, owner) -> None:
+        self._link.owner = owner
 
     def __init__(self, native: Optional["_core.DataFrame"] = None, data: Any = None, *,
                  aligned: bool = True, format_type: Optional[str] = None, current_level: int = 0) -> None:
@@ -214,6 +254,12 @@ class TacoDataFrame:
         self._data = data
         # True while the rows of _data are the native rows, in order (positions agree).
         self._aligned = aligned and native is not None
+        self._link = _FrameLink(type(self), native)
+        if self._aligned and type(self).read is TacoDataFrame.read:
+            # read() without a Python frame of its own: a FILE's path is one native call
+            # (docs/READER.md §10.1). The partial holds the link, not the frame, so the frame is
+            # in no cycle and is freed as soon as it is dropped. _unalign() takes it away.
+            self.read = functools.partial(_READ_FAST, native, self._link, _read_fallback)
         self._format_type = format_type or (native.format if native is not None else "unknown")
         self._current_level = native.level if native is not None else current_level
         self._vsi_index: Optional[Dict[str, int]] = None
@@ -251,9 +297,7 @@ class TacoDataFrame:
         return out
 
     def _check_open(self) -> None:
-        if self._owner is not None and self._owner._is_closed():
-            raise TacoQueryError(f"dataset '{self._owner.id}' is closed: frames taken from it "
-                                 "can no longer read samples")
+        _check_owner(self._owner)
 
     def _child(self, frame: "TacoDataFrame") -> "TacoDataFrame":
         frame._owner = self._owner
@@ -400,6 +444,12 @@ class TacoDataFrame:
                 return result
             return self._child(self.__class__._wrap_native(result))
         return self._read_checked(key)
+
+    def _unalign(self) -> None:
+        """The rows of _data no longer match the native ones (a column was set): reads resolve
+        keys through _data from now on."""
+        self._aligned = False
+        self.__dict__.pop("read", None)
 
     def _read_checked(self, key: Union[int, str]) -> Union[str, "TacoDataFrame"]:
         self._check_open()
@@ -577,7 +627,7 @@ class TacoDataFramePandas(TacoDataFrame):
     def __setitem__(self, key: Any, value: Any) -> None:
         _protect(key)
         self.data[key] = value
-        self._aligned = False
+        self._unalign()
 
     def to_pandas(self):
         """A copy of the pandas DataFrame (without navigation)."""
@@ -639,7 +689,7 @@ class TacoDataFramePolars(TacoDataFrame):
             self._data = self.data.with_columns(value.alias(key))
         else:
             self._data = self.data.with_columns(pl.Series(key, value))
-        self._aligned = False
+        self._unalign()
 
     def to_polars(self):
         """A clone of the polars DataFrame (without navigation)."""

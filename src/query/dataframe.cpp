@@ -7,6 +7,7 @@
 #include "query/cascade.hpp"
 #include "query/dataframe_impl.hpp"
 #include "query/navigation.hpp"
+#include "query/vsi_path.hpp"
 #include "taco/errors.hpp"
 
 namespace taco {
@@ -166,11 +167,18 @@ size_t DataFrame::position_of(std::string_view id) const {
 }
 
 ReadResult DataFrame::read(int64_t position) const {
+    static const std::function<void()> nothing = [] {};  // made once, not per read
+    return read(position, nothing);
+}
+
+ReadResult DataFrame::read(int64_t position, const std::function<void()>& before_blocking) const {
     const size_t row = checked_position(position);
     const query::DataFrameImpl& d = navigable(*impl_);
     const std::string_view type = d.table->get_string(row, *d.type_col);
     if (type == "FILE") {
         const std::string_view vsi = file_vsi(d, row);
+        // A ZIP member's path is checked as text; a FOLDER dataset's file may stat the disk.
+        if (!query::is_vsi_subfile(vsi)) before_blocking();
         query::check_inside_dataset(*d.ctx, vsi, false, name_of(d, row));
         return std::string(vsi);
     }
@@ -181,6 +189,7 @@ ReadResult DataFrame::read(int64_t position) const {
     if (d.table->is_null(row, *d.vsi_col)) {
         throw NavigationError("sample " + sample_name(d, row) + " has no internal:gdal_vsi");
     }
+    before_blocking();
     if (d.cascade && !d.cascade->level_sql(d.level + 1).empty()) return read_survivors(d, row);
     const query::FolderRows from{d.table, d.level, *d.type_col, *d.vsi_col, d.id_col};
     auto children = query::read_folder_children(*d.ctx, d.table->get_string(row, *d.vsi_col),
@@ -193,6 +202,12 @@ ReadResult DataFrame::read(int64_t position) const {
 
 ReadResult DataFrame::read(std::string_view id) const {
     return read(static_cast<int64_t>(position_of(id)));
+}
+
+ReadResult DataFrame::read(std::string_view id,
+                           const std::function<void()>& before_blocking) const {
+    if (!impl_->index_ready()) before_blocking();  // the first lookup builds the index: O(rows)
+    return read(static_cast<int64_t>(position_of(id)), before_blocking);
 }
 
 query::FileRange DataFrame::byte_range(int64_t position) const {

@@ -61,7 +61,10 @@ void DataFrameImpl::build_index() const {
 
 std::optional<size_t> DataFrameImpl::find_id(std::string_view id) const {
     if (!id_col) return std::nullopt;
-    std::call_once(index_once_, [this] { build_index(); });
+    std::call_once(index_once_, [this] {
+        build_index();
+        index_built_.store(true, std::memory_order_release);
+    });
     const uint64_t h = std::hash<std::string_view>{}(id);
     const uint64_t tag = h >> 32 << 32;
     const size_t mask = index_.size() - 1;

@@ -2,6 +2,7 @@
 // and the lazily built id index.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -34,10 +35,13 @@ struct DataFrameImpl {
 
     /// Row of the first non-null id equal to `id`, or nullopt. Builds the index on first use.
     std::optional<size_t> find_id(std::string_view id) const;
+    /// Whether find_id() has its index (then a lookup is a few probes, no O(rows) build).
+    bool index_ready() const { return index_built_.load(std::memory_order_acquire); }
 
   private:
     void build_index() const;
     mutable std::once_flag index_once_;
+    mutable std::atomic<bool> index_built_{false};
     // Open addressing; a slot holds (32-bit hash << 32 | row), all ones when free. The hash part
     // settles almost every probe without touching the id cell, which is a cache miss away.
     mutable std::vector<uint64_t> index_;

@@ -447,7 +447,7 @@ void read_folders_ahead(DatasetContext& ctx, const std::vector<FolderRef>& folde
 
 void check_inside_dataset(const DatasetContext& ctx, std::string_view vsi, bool meta,
                           const SampleName& name) {
-    if (vsi.substr(0, kVsiSubfile.size()) == kVsiSubfile) return;
+    if (is_vsi_subfile(vsi)) return;
     const std::string* root = folder_root_of(ctx, vsi);
     std::string why;
     if (!root) {

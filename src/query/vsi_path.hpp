@@ -11,6 +11,11 @@ namespace taco::query {
 
 inline constexpr std::string_view kVsiSubfile = "/vsisubfile/";
 
+/// Whether `vsi` names bytes inside an archive (checked as text, never on disk).
+inline bool is_vsi_subfile(std::string_view vsi) {
+    return vsi.substr(0, kVsiSubfile.size()) == kVsiSubfile;
+}
+
 struct SubfileRef {
     uint64_t offset = 0;
     uint64_t size = 0;

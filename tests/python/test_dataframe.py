@@ -275,3 +275,40 @@ def test_to_pandas_and_to_polars_without_the_package(demo_datasets, monkeypatch)
     with pytest.raises(ImportError):
         df.to_pandas()
     assert df.to_arrow().num_rows == 3  # pyarrow alone is enough
+
+
+def test_read_of_a_frame_dropped_before_the_call(fixture_paths):
+    # `ds.data.read(k)` drops the frame before the call runs: an aligned frame's read is a native
+    # call bound to the frame's rows and a link (class, owner), never to the frame itself, so
+    # FOLDER children still come back wrapped and tied to the dataset.
+    ds = tacocore.load(fixture_paths["reader-zip-nested"])
+    child = ds.data.read("asia")
+    assert type(child) is type(ds.data)
+    assert child.to_arrow()["id"].to_pylist() == ["item_0", "item_1", "item_2"]
+    assert child.read(1).startswith("/vsisubfile/")
+    ds.close()
+    with pytest.raises(tacocore.TacoQueryError, match="closed"):
+        child.read(np.int64(1))  # the checked path sees the owner the link carried
+
+
+def test_read_binding_follows_the_frame(fixture_paths):
+    ds = tacocore.load(fixture_paths["reader-zip-nested"], backend="pandas")
+    df = ds.data
+    assert "read" in vars(df)  # rows are the native ones: the native read is bound
+    expected = df.read(2).read("item_0")
+    df["tag"] = ["a", "b", "c"]  # a column set: keys go through the frame's own table now
+    assert "read" not in vars(df)
+    assert df.read(2).read("item_0") == expected
+    assert df.read(np.int64(2)).read(0) == expected
+
+    class Counting(type(df)):  # a subclass that overrides read keeps its override
+        calls = 0
+
+        def read(self, key):
+            Counting.calls += 1
+            return super().read(key)
+
+    mine = Counting._wrap_native(ds.data._native)
+    assert "read" not in vars(mine)
+    assert mine.read(2).read("item_0") == expected
+    assert Counting.calls == 2  # the child is a Counting too, and its read is the override

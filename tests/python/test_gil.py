@@ -7,8 +7,9 @@ Two kinds of evidence:
   Python. With forced GIL switches turned off, the main thread can run during the call only if
   the call released the GIL, so the check counts its turns rather than timing them (a busy
   machine changes the timing, not the count).
-The other entry points (Dataset.data_raw/columns, DataFrame.read, validate) release the GIL the
-same way in python/src/bind_reader.cpp (nb::gil_scoped_release / call_guard); to_arrow() runs
+The other entry points (Dataset.data_raw/columns, validate) release the GIL the same way in
+python/src/bind_reader.cpp (nb::gil_scoped_release / call_guard); DataFrame.read releases it just
+before it waits and only then (test_read_gives_the_gil_up_only_when_it_waits); to_arrow() runs
 DuckDB's conversion inside pyarrow's stream reader, which releases it too.
 """
 
@@ -173,3 +174,14 @@ def test_one_dataset_shared_by_many_threads(fmt, demo_datasets):
     for t in threads:
         t.join()
     assert errors == []
+
+
+def test_read_gives_the_gil_up_only_when_it_waits(fixture_paths):
+    # DataFrame.read releases the GIL just before it waits (a FOLDER's children, from __meta__ or
+    # the cache), not around the in-memory path of a ZIP member, where releasing and taking the
+    # GIL back cost as much as the read (docs/READER.md §10.1).
+    top = tacocore.load(fixture_paths["reader-zip-nested"]).data
+    leaf = top.read(2)
+    inside, _ = ticks_inside(lambda: [leaf.read(i % 3) for i in range(30_000)])
+    assert inside == 0, f"FILE reads of a ZIP gave the GIL up ({inside} turns of the main thread)"
+    assert_gil_released(lambda: [top.read(i % 3) for i in range(3_000)], "FOLDER reads")

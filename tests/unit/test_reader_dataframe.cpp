@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <functional>
 #include <thread>
 
 #include "query/dataframe_impl.hpp"
@@ -173,6 +174,36 @@ TEST(ReaderDataFrame, FolderChildrenAreReadOnceAndShared) {
     const DataFrame b = frame_of(top.read(2));
     EXPECT_EQ(a.impl().table.get(), b.impl().table.get());
     EXPECT_EQ(a.read_bytes("item_0"), b.read_bytes("item_0"));
+}
+
+// read()'s before_blocking is what lets the Python bindings keep the GIL for reads answered from
+// memory: it must come before every wait (a FOLDER's __meta__, a FOLDER dataset's file checks,
+// the id index's build), once, and never for a ZIP member, whose path is text.
+TEST(ReaderDataFrame, ReadSaysBeforeItBlocksAndOnlyThen) {
+    int calls = 0;
+    const std::function<void()> count = [&calls] { ++calls; };
+    const DataFrame flat = load(kFlatZip).data();
+    EXPECT_EQ(path_of(flat.read(int64_t{1}, count)), path_of(flat.read(1)));
+    EXPECT_EQ(calls, 0);
+    EXPECT_EQ(path_of(flat.read("sample_3", count)), path_of(flat.read(3)));
+    EXPECT_EQ(calls, 1);  // the first lookup by id built the index
+    flat.read("sample_4", count);
+    EXPECT_EQ(calls, 1);  // ... and only the first
+    EXPECT_THROW(flat.read(int64_t{9}, count), NavigationError);
+    EXPECT_EQ(calls, 1);  // errors found in memory do not wait either
+
+    const DataFrame top = load(kNestedZip).data();
+    calls = 0;
+    const DataFrame asia = frame_of(top.read("asia", count));
+    EXPECT_EQ(calls, 2);  // index, then the FOLDER's children (once each)
+    calls = 0;
+    asia.read(int64_t{0}, count);
+    EXPECT_EQ(calls, 0);  // a FILE inside a ZIP
+
+    const DataFrame folder = load(kFlatFolder).data();
+    calls = 0;
+    EXPECT_EQ(path_of(folder.read(int64_t{0}, count)), path_of(folder.read(0)));
+    EXPECT_EQ(calls, 1);  // a FOLDER dataset's file is checked on disk (symbolic links)
 }
 
 TEST(ReaderDataFrame, NavigationErrors) {
