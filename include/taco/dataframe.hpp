@@ -79,6 +79,14 @@ class DataFrame {
     /// every read, which cost as much as the read itself (docs/READER.md §10.1).
     ReadResult read(int64_t position, const std::function<void()>& before_blocking) const;
     ReadResult read(std::string_view id, const std::function<void()>& before_blocking) const;
+    /// read() of a FILE row that is answered from memory (a ZIP member, local or remote: its
+    /// path is text), without the copy: the path as a view into this frame's rows, valid while
+    /// any copy of the frame lives. nullopt where read() would do more: a FOLDER's children, a
+    /// FOLDER dataset's file checks, the first lookup by id (it builds the index). Throws as
+    /// read() does for a bad position, an unknown id, a closed dataset or a broken row. For
+    /// callers that copy the path anyway (the Python bindings make a str of it straight away).
+    std::optional<std::string_view> file_path_in_memory(int64_t position) const;
+    std::optional<std::string_view> file_path_in_memory(std::string_view id) const;
     /// The exact bytes of a FILE sample, straight from the container. NavigationError for a FOLDER.
     std::string read_bytes(int64_t position) const;
     std::string read_bytes(std::string_view id) const;

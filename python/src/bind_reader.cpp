@@ -44,9 +44,10 @@ nb::object read_key(const DataFrame& df, Key key) {
     return read_result(std::move(r));
 }
 
-// df.read(key) of a Python frame whose rows are the native ones: tacocore/_backends.py binds this
-// to each such frame (functools.partial), so a read of a FILE is one native call, without a
-// Python frame of its own (~40 ns of a ~0.15 us read). `fallback(link, key[, child])` takes
+// df.read(key) of a Python frame whose rows are the native ones, when the native read method
+// (read_method.cpp) does not answer it from memory itself: a FOLDER's children, a FOLDER
+// dataset, the first lookup by id, keyword arguments and every error. `fallback(link, key[,
+// child])` takes
 // what it does not: keys other than an int that fits 64 bits or valid text (the checked path,
 // whose messages are unchanged), and a FOLDER's children, to be wrapped in the frame's class.
 template <typename Key>
@@ -265,7 +266,8 @@ void bind_reader(nb::module_& m) {
         "base_path as taco::LoadOptions.");
 
     m.def("read_fast", &read_fast, "frame"_a, "link"_a, "fallback"_a, "key"_a.none(),
-          "DataFrame.read's hot path (tacocore/_backends.py binds it per frame; not an API).");
+          "DataFrame.read's general path (read_method hands it what it does not answer; not an "
+          "API).");
 
     m.def(
         "concat",

@@ -14,6 +14,7 @@ NB_MODULE(_core, m) {
     taco::py::bind_errors(m);
     taco::py::bind_model(m);
     taco::py::bind_reader(m);
+    taco::py::bind_read_method(m);
     taco::py::bind_raster(m);
     taco::py::bind_remote(m);
     taco::py::bind_collection(m);

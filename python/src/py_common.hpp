@@ -20,6 +20,7 @@ nb::object from_value(const Value& v);
 void bind_errors(nb::module_& m);
 void bind_model(nb::module_& m);
 void bind_reader(nb::module_& m);
+void bind_read_method(nb::module_& m);  // after bind_reader: wraps its read_fast
 void bind_raster(nb::module_& m);
 void bind_remote(nb::module_& m);
 void bind_collection(nb::module_& m);

@@ -18,7 +18,6 @@ changes an existing dataset. ``load(..., backend=...)`` bypasses the global.
 
 from __future__ import annotations
 
-import functools
 import io
 import operator
 import os
@@ -163,8 +162,6 @@ def _unguarded(name: str):
 _NATIVE_READ = _unguarded("read")
 _NATIVE_READ_BYTES = _unguarded("read_bytes")
 _NATIVE_READ_BYTES_MANY = _unguarded("read_bytes_many")
-# Not a method, and every argument comes from _backends itself: no wrapper either.
-_READ_FAST = getattr(_core.read_fast, "__wrapped__", _core.read_fast)
 
 
 class _FrameLink:
@@ -185,7 +182,7 @@ def _check_owner(owner) -> None:
 
 
 def _read_fallback(link: _FrameLink, key: Any, child: Any = None):
-    """What ``_core.read_fast`` (an aligned frame's bound ``read``) hands back: a key it does not
+    """What ``_core.read_method`` (an aligned frame's bound ``read``) hands back: a key it does not
     take (read as ``_read_checked`` reads it: same checks, same messages), or the native children
     of a FOLDER, to wrap in the frame's class."""
     if child is None:
@@ -257,9 +254,9 @@ class TacoDataFrame:
         self._link = _FrameLink(type(self), native)
         if self._aligned and type(self).read is TacoDataFrame.read:
             # read() without a Python frame of its own: a FILE's path is one native call
-            # (docs/READER.md §10.1). The partial holds the link, not the frame, so the frame is
-            # in no cycle and is freed as soon as it is dropped. _unalign() takes it away.
-            self.read = functools.partial(_READ_FAST, native, self._link, _read_fallback)
+            # (_core.read_method, docs/READER.md §10.1). It holds the link, not the frame, so the
+            # frame is in no cycle and is freed as soon as it is dropped. _unalign() takes it away.
+            self.read = _core.read_method(native, self._link, _read_fallback)
         self._format_type = format_type or (native.format if native is not None else "unknown")
         self._current_level = native.level if native is not None else current_level
         self._vsi_index: Optional[Dict[str, int]] = None

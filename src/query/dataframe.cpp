@@ -200,6 +200,21 @@ ReadResult DataFrame::read(int64_t position, const std::function<void()>& before
     return DataFrame(std::move(impl));
 }
 
+std::optional<std::string_view> DataFrame::file_path_in_memory(int64_t position) const {
+    const size_t row = checked_position(position);
+    const query::DataFrameImpl& d = navigable(*impl_);
+    if (d.table->get_string(row, *d.type_col) != "FILE") return std::nullopt;
+    const std::string_view vsi = file_vsi(d, row);
+    // Inside an archive by construction (read() skips check_inside_dataset for these too).
+    if (!query::is_vsi_subfile(vsi)) return std::nullopt;
+    return vsi;
+}
+
+std::optional<std::string_view> DataFrame::file_path_in_memory(std::string_view id) const {
+    if (!impl_->index_ready()) return std::nullopt;
+    return file_path_in_memory(static_cast<int64_t>(position_of(id)));
+}
+
 ReadResult DataFrame::read(std::string_view id) const {
     return read(static_cast<int64_t>(position_of(id)));
 }

@@ -291,6 +291,52 @@ def test_read_of_a_frame_dropped_before_the_call(fixture_paths):
         child.read(np.int64(1))  # the checked path sees the owner the link carried
 
 
+def test_read_method_is_native_and_answers_as_the_class_method(fixture_paths):
+    # An aligned frame's read is _core.ReadMethod (vectorcall): a ZIP FILE's path comes straight
+    # from the frame's rows; everything else goes through the general path, whose answers and
+    # errors are the class method's (docs/READER.md §10.1).
+    ds = tacocore.load(fixture_paths["reader-zip-nested"])
+    df = ds.data
+    assert type(vars(df)["read"]).__name__ == "ReadMethod"
+    slow = type(df).read  # the class method: the same answers through Python
+    leaf = df.read(2)
+    assert type(leaf) is type(df) and leaf.read(0) == slow(leaf, 0) == slow(leaf, np.int64(0))
+    assert leaf.read("item_1") == slow(leaf, "item_1") == leaf.read(key="item_1")
+    assert leaf.read("item_1") == leaf.read("item_1")  # before and after the id index is built
+    for bad, error in ((99, tacocore.TacoNavigationError), (-1, tacocore.TacoNavigationError),
+                       (1 << 70, tacocore.TacoNavigationError), ("nope", tacocore.TacoNavigationError),
+                       ("bad\udc80", ValueError), (1.5, tacocore.TacoNavigationError)):
+        with pytest.raises(error) as fast_error:
+            leaf.read(bad)
+        with pytest.raises(error) as slow_error:
+            slow(leaf, bad)
+        assert str(fast_error.value) == str(slow_error.value)
+    with pytest.raises(TypeError):
+        leaf.read()
+    with pytest.raises(TypeError):
+        leaf.read(0, 1)
+    ds.close()
+    with pytest.raises(tacocore.TacoQueryError, match="closed"):
+        leaf.read(0)
+
+
+def test_read_method_is_collected_with_its_frame(fixture_paths):
+    # The read method holds the frame's native rows, its link and the fallback, and takes part in
+    # garbage collection: a cycle that runs through it (frame -> read -> link -> owner -> frame)
+    # is freed, where a method that hid its references from the collector would leak it.
+    import gc
+    import weakref
+
+    ds = tacocore.load(fixture_paths["reader-zip-nested"])
+    df = ds.data.read(0)
+    df._owner = df
+    assert vars(df)["read"] is not None and df._link.owner is df
+    gone = weakref.ref(df)
+    del df
+    gc.collect()
+    assert gone() is None
+
+
 def test_read_binding_follows_the_frame(fixture_paths):
     ds = tacocore.load(fixture_paths["reader-zip-nested"], backend="pandas")
     df = ds.data

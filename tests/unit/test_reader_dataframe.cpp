@@ -206,6 +206,24 @@ TEST(ReaderDataFrame, ReadSaysBeforeItBlocksAndOnlyThen) {
     EXPECT_EQ(calls, 1);  // a FOLDER dataset's file is checked on disk (symbolic links)
 }
 
+TEST(ReaderDataFrame, FilePathInMemoryIsReadWithoutTheCopyAndOnlyWhereReadWouldNotWait) {
+    const DataFrame flat = load(kFlatZip).data();
+    const std::optional<std::string_view> one = flat.file_path_in_memory(int64_t{1});
+    ASSERT_TRUE(one.has_value());
+    EXPECT_EQ(std::string(*one), path_of(flat.read(1)));
+    EXPECT_EQ(one->data(), flat.file_path_in_memory(int64_t{1})->data());  // a view, not a copy
+    EXPECT_FALSE(flat.file_path_in_memory("sample_3"));  // the first id lookup builds the index
+    flat.read("sample_3");
+    EXPECT_EQ(std::string(*flat.file_path_in_memory("sample_3")), path_of(flat.read(3)));
+    EXPECT_THROW(flat.file_path_in_memory(int64_t{9}), NavigationError);  // as read() throws
+    EXPECT_THROW(flat.file_path_in_memory("nope"), NavigationError);
+
+    const DataFrame top = load(kNestedZip).data();
+    EXPECT_FALSE(top.file_path_in_memory(int64_t{0}));  // a FOLDER: read() makes its children
+    const DataFrame folder = load(kFlatFolder).data();
+    EXPECT_FALSE(folder.file_path_in_memory(int64_t{0}));  // checked on disk by read()
+}
+
 TEST(ReaderDataFrame, NavigationErrors) {
     const DataFrame df = load(kFlatZip).data();
     std::string msg = error_of<NavigationError>([&] { df.read(5); });
