@@ -52,17 +52,21 @@ if ! pins_installed "$req_training"; then
 fi
 # torch once per machine and Python version: a fresh clone (CI) only writes the .pth file. It is
 # installed into a temporary folder and renamed when complete, so an interrupted install is never
-# used; --no-cache-dir because the folder itself is the cache (pip's would double the disk).
+# used; --no-cache-dir because the folder itself is the cache (pip's would double the disk). A
+# lock keeps two setups of the same machine (a session and a CI clone) from both installing it.
 torch_dir="$cache/torch/$("$venv/bin/python" -c 'import sys; print("cp%d%d" % sys.version_info[:2])')-$(sha256sum < "$req_torch" | cut -c1-16)"
-if [ ! -f "$torch_dir/.complete" ]; then
-    echo "setup: installing torch into $torch_dir (once per machine, about 6 GB, shared by every checkout)"
-    rm -rf "$torch_dir"
-    partial="$torch_dir.partial.$$"
-    mkdir -p "$(dirname "$torch_dir")"
-    "$venv/bin/pip" install -q --disable-pip-version-check --no-cache-dir --target "$partial" -r "$req_torch"
-    touch "$partial/.complete"
-    mv -T "$partial" "$torch_dir" 2>/dev/null || rm -rf "$partial"  # another setup finished first
-fi
+mkdir -p "$(dirname "$torch_dir")"
+(
+    flock 9
+    if [ ! -f "$torch_dir/.complete" ]; then
+        echo "setup: installing torch into $torch_dir (once per machine, about 5 GB, shared by every checkout)"
+        rm -rf "$torch_dir" "$torch_dir.partial"
+        "$venv/bin/pip" install -q --disable-pip-version-check --no-cache-dir \
+            --target "$torch_dir.partial" -r "$req_torch"
+        touch "$torch_dir.partial/.complete"
+        mv -T "$torch_dir.partial" "$torch_dir"
+    fi
+) 9>"$torch_dir.lock"
 # GDAL's sdist builds its numpy extension (gdal_array) only when numpy is importable at build
 # time, so it is built without isolation against the venv's numpy, once per machine: the wheel is
 # kept in a machine-wide cache so fresh clones (CI) install it in seconds.
