@@ -47,9 +47,9 @@ nb::object read_key(const DataFrame& df, Key key) {
 // df.read(key) of a Python frame whose rows are the native ones, when the native read method
 // (read_method.cpp) does not answer it from memory itself: a FOLDER's children, a FOLDER
 // dataset, the first lookup by id, keyword arguments and every error. `fallback(link, key[,
-// child])` takes
-// what it does not: keys other than an int that fits 64 bits or valid text (the checked path,
-// whose messages are unchanged), and a FOLDER's children, to be wrapped in the frame's class.
+// child])` takes what this does not: keys other than an int that fits 64 bits or valid text (the
+// checked path, whose messages are unchanged), and a FOLDER's children, to be wrapped in the
+// frame's class.
 template <typename Key>
 nb::object read_fast_key(const DataFrame& df, Key key, nb::handle link, nb::handle fallback,
                          nb::handle key_object) {

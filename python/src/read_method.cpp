@@ -21,7 +21,8 @@ namespace taco::py {
 namespace {
 
 struct ReadMethodObject {
-    PyObject_HEAD vectorcallfunc vectorcall;
+    PyObject ob_base;  // PyObject_HEAD
+    vectorcallfunc vectorcall;
     PyObject* frame;  // the native DataFrame (a nanobind instance): keeps `df` alive
     const DataFrame* df;
     PyObject* link;      // tacocore._backends._FrameLink
