@@ -146,7 +146,8 @@ PyType_Spec read_method_spec = {
 void bind_read_method(nb::module_& m) {
     read_method_type = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&read_method_spec));
     if (!read_method_type) throw nb::python_error();
-    m.attr("ReadMethod") = nb::handle(reinterpret_cast<PyObject*>(read_method_type));
+    // Not an API (no stub): the type of an aligned frame's read, reachable for isinstance checks.
+    m.attr("_ReadMethod") = nb::handle(reinterpret_cast<PyObject*>(read_method_type));
 
     nb::object general = m.attr("read_fast");  // bind_reader defines it first
     m.def(
