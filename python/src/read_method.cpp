@@ -94,7 +94,7 @@ int read_method_clear(PyObject* self_object) {
     return 0;
 }
 
-// After tp_clear (a cycle being collected) a call finds no frame: the general path raises.
+// After tp_clear (a cycle being collected) a call finds no frame, and says so.
 PyObject* read_method_call_cleared(PyObject*, PyObject* const*, size_t, PyObject*) {
     PyErr_SetString(PyExc_RuntimeError, "read() of a frame that is being destroyed");
     return nullptr;
