@@ -9,6 +9,7 @@
 
 #include "interruptible.hpp"
 #include "metadata/result_arrow.hpp"
+#include "native_key.hpp"
 #include "paths/path_display.hpp"
 #include "py_common.hpp"
 #include "py_paths.hpp"
@@ -59,23 +60,9 @@ nb::object read_fast_key(const DataFrame& df, Key key, nb::handle link, nb::hand
 }
 
 nb::object read_fast(const DataFrame& df, nb::handle link, nb::handle fallback, nb::handle key) {
-    PyObject* k = key.ptr();
-    if (PyLong_CheckExact(k)) {
-        int overflow = 0;
-        const long long position = PyLong_AsLongLongAndOverflow(k, &overflow);
-        if (overflow == 0 && !(position == -1 && PyErr_Occurred()))
-            return read_fast_key(df, static_cast<int64_t>(position), link, fallback, key);
-        PyErr_Clear();
-    } else if (PyUnicode_CheckExact(k)) {
-        Py_ssize_t size = 0;
-        const char* text = PyUnicode_AsUTF8AndSize(k, &size);
-        if (text) {
-            return read_fast_key(df, std::string_view(text, static_cast<size_t>(size)), link,
-                                 fallback, key);
-        }
-        PyErr_Clear();  // not valid UTF-8 (surrogate escapes): the checked path says so
-    }
-    return fallback(link, key);
+    const std::optional<NativeKey> k = native_key(key.ptr());
+    if (!k) return fallback(link, key);  // the checked path names what is wrong with it
+    return std::visit([&](auto v) { return read_fast_key(df, v, link, fallback, key); }, *k);
 }
 
 nb::list contacts(const std::vector<Contact>& list) {

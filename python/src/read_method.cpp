@@ -13,8 +13,10 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <variant>
 #include <vector>
 
+#include "native_key.hpp"
 #include "taco/dataframe.hpp"
 
 namespace taco::py {
@@ -35,22 +37,13 @@ PyTypeObject* read_method_type = nullptr;
 // The path of key `k` when it is a FILE answered from memory; nullopt for anything else,
 // including errors, which the general path raises again (a read has no side effects).
 std::optional<std::string_view> in_memory_path(const DataFrame& df, PyObject* k) noexcept {
+    const std::optional<NativeKey> key = native_key(k);
+    if (!key) return std::nullopt;
     try {
-        if (PyLong_CheckExact(k)) {
-            int overflow = 0;
-            const long long position = PyLong_AsLongLongAndOverflow(k, &overflow);
-            if (overflow == 0 && !(position == -1 && PyErr_Occurred()))
-                return df.file_path_in_memory(static_cast<int64_t>(position));
-        } else if (PyUnicode_CheckExact(k)) {
-            Py_ssize_t size = 0;
-            const char* text = PyUnicode_AsUTF8AndSize(k, &size);
-            if (text)
-                return df.file_path_in_memory(std::string_view(text, static_cast<size_t>(size)));
-        }
+        return std::visit([&df](auto v) { return df.file_path_in_memory(v); }, *key);
     } catch (...) {
+        return std::nullopt;
     }
-    PyErr_Clear();
-    return std::nullopt;
 }
 
 PyObject* read_method_call(PyObject* self_object, PyObject* const* args, size_t nargsf,
@@ -146,7 +139,7 @@ PyType_Spec read_method_spec = {
 void bind_read_method(nb::module_& m) {
     read_method_type = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&read_method_spec));
     if (!read_method_type) throw nb::python_error();
-    // Not an API (no stub): the type of an aligned frame's read, reachable for isinstance checks.
+    // Private (not in _core.pyi): the type of an aligned frame's read, for isinstance checks.
     m.attr("_ReadMethod") = nb::handle(reinterpret_cast<PyObject*>(read_method_type));
 
     nb::object general = m.attr("read_fast");  // bind_reader defines it first

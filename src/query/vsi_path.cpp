@@ -1,7 +1,5 @@
 #include "query/vsi_path.hpp"
 
-#include <charconv>
-
 #include "model/decimal.hpp"
 #include "taco/errors.hpp"
 
