@@ -184,4 +184,15 @@ def test_read_gives_the_gil_up_only_when_it_waits(fixture_paths):
     leaf = top.read(2)
     inside, _ = ticks_inside(lambda: [leaf.read(i % 3) for i in range(30_000)])
     assert inside == 0, f"FILE reads of a ZIP gave the GIL up ({inside} turns of the main thread)"
-    assert_gil_released(lambda: [top.read(i % 3) for i in range(3_000)], "FOLDER reads")
+    # A FOLDER read of cached children waits only microseconds without the GIL, so how many of
+    # those windows the main thread wakes in depends on the scheduler: 8 turns in 3,000 reads on
+    # a loaded CI machine, hundreds on an idle one. Rounds are added until the turns are enough;
+    # a read that held the GIL gives 0 turns in every round, however many there are.
+    inside = rounds = 0
+    deadline = time.monotonic() + 20
+    while inside < MIN_TURNS_INSIDE and time.monotonic() < deadline:
+        inside += ticks_inside(lambda: [top.read(i % 3) for i in range(3_000)])[0]
+        rounds += 1
+    assert inside >= MIN_TURNS_INSIDE, (
+        f"FOLDER reads: the main thread ran only {inside} times in {rounds} rounds of 3,000 reads: "
+        f"the reads held the GIL")
