@@ -1,5 +1,7 @@
 // Exports a ResultTable as an Arrow C stream: DuckDB converts each of its chunks to an Arrow
 // record batch (columnar, no per-row work), so pyarrow/polars/pandas take the rows directly.
+// Batches are converted ahead of the consumer on every core, and runs of small chunks (a
+// selective filter's) share one batch (result_arrow.cpp).
 #pragma once
 
 #include <memory>

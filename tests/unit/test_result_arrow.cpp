@@ -1,7 +1,9 @@
 // export_arrow_stream converts a table's chunks ahead of the consumer, a group at a time on every
-// core: the batches must still come in table order, one per chunk, each whole, with the computed
-// column built in place; a stream released half-read must free what it converted ahead; and a
-// chunk that fails to convert must fail the stream at its own place, after every batch before it.
+// core, and joins runs of small chunks into one batch: the batches must still come in table
+// order, one per full chunk, each whole, with the computed column built in place; small chunks
+// must keep every value, NULL and string; a stream released half-read must free what it
+// converted ahead; and a chunk that fails to convert must fail the stream at its own place,
+// after every batch before it.
 #include <duckdb.h>
 #include <gtest/gtest.h>
 
@@ -115,6 +117,70 @@ TEST(ResultArrow, TheComputedColumnIsBuiltInPlaceInEveryBatch) {
     EXPECT_STREQ(schema.children[2]->format, "u");
     schema.release(&schema);
     EXPECT_EQ(read_and_check(stream.s, true), table->chunks_unfilled().size());
+}
+
+bool is_valid(const ArrowArray& column, int64_t row) {
+    const auto* bits = static_cast<const uint8_t*>(column.buffers[0]);
+    const int64_t r = column.offset + row;
+    return !bits || (bits[r / 8] >> (r % 8)) & 1;
+}
+
+TEST(ResultArrow, SmallChunksShareABatchAndKeepEveryValueAndNull) {
+    DuckSession db(1);  // one thread: the filtered rows come in order without an ORDER BY
+    // A selective filter: DuckDB hands over ~21 rows per chunk, as a 1 % sql() filter does.
+    auto filtered = ResultTable::fetch(db,
+                                       "SELECT i, 'id_' || i AS id, CASE WHEN i % 2 = 0 THEN NULL "
+                                       "ELSE 'a string longer than twelve bytes ' || i "
+                                       "END AS text FROM range(600000) t(i) WHERE i % 97 = 0");
+    const auto& source_chunks = filtered->raw_chunks();
+    ASSERT_GT(source_chunks.size(), 200u) << "the filter should leave many small chunks";
+    // The computed column: NULL for every third row, so validity spans joined chunks too.
+    auto table = ResultTable::derive_lazy(
+        filtered, {0, 1, 2}, {1, "__TACOPAD__"}, "path",
+        [](const ResultTable::ChunkRows& rows, size_t i, std::string& out) {
+            const int64_t v = rows.get_int(i, 0);
+            if (v / 97 % 3 == 0) return false;
+            out = "p/" + std::to_string(v);
+            return true;
+        });
+    for (bool computed : {false, true}) {
+        Stream stream;
+        export_arrow_stream(computed ? table : filtered, db, &stream.s);
+        ArrowSchema schema{};
+        ASSERT_EQ(stream.s.get_schema(&stream.s, &schema), 0);
+        schema.release(&schema);
+        int64_t k = 0;  // row k holds i = 97 k
+        size_t batches = 0;
+        for (;;) {
+            ArrowArray batch{};
+            ASSERT_EQ(stream.s.get_next(&stream.s, &batch), 0)
+                << stream.s.get_last_error(&stream.s);
+            if (!batch.release) break;
+            ++batches;
+            EXPECT_LE(batch.length, 2048);
+            for (int64_t r = 0; r < batch.length; ++r, ++k) {
+                const int64_t i = 97 * k;
+                ASSERT_EQ(int_at(batch, 0, r), i)
+                    << "computed " << computed << " batch " << batches << " row " << r;
+                ASSERT_EQ(utf8_at(batch, 1, r), "id_" + std::to_string(i));
+                ASSERT_EQ(is_valid(*batch.children[2], r), i % 2 != 0) << "i = " << i;
+                if (i % 2 != 0) {
+                    ASSERT_EQ(utf8_at(batch, 2, r),
+                              "a string longer than twelve bytes " + std::to_string(i));
+                }
+                if (computed) {
+                    ASSERT_EQ(is_valid(*batch.children[3], r), k % 3 != 0) << "i = " << i;
+                    if (k % 3 != 0) {
+                        ASSERT_EQ(utf8_at(batch, 3, r), "p/" + std::to_string(i));
+                    }
+                }
+            }
+            batch.release(&batch);
+        }
+        EXPECT_EQ(k, (600000 + 96) / 97);
+        // ~6,186 rows in ~290 chunks: 4 batches of at most 2,048 rows, not one per chunk.
+        EXPECT_LE(batches, 5u) << "computed = " << computed;
+    }
 }
 
 TEST(ResultArrow, AStreamReleasedHalfReadFreesWhatItConvertedAhead) {
