@@ -11,6 +11,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "metadata/duckdb_session.hpp"
 #include "metadata/result_arrow.hpp"
@@ -180,6 +181,89 @@ TEST(ResultArrow, SmallChunksShareABatchAndKeepEveryValueAndNull) {
         EXPECT_EQ(k, (600000 + 96) / 97);
         // ~6,186 rows in ~290 chunks: 4 batches of at most 2,048 rows, not one per chunk.
         EXPECT_LE(batches, 5u) << "computed = " << computed;
+    }
+}
+
+// Every fixed-width type a ResultTable holds, with NULLs: the values an Arrow consumer reads
+// are the table's, whether the batch points at DuckDB's vectors (one chunk) or at the copy of a
+// run of small chunks, and they stay readable after the stream and the table are gone.
+TEST(ResultArrow, FixedWidthColumnsAreDuckDBsOwnValuesAndOutliveTheStream) {
+    DuckSession db(1);  // one thread: the filtered rows come in order without an ORDER BY
+    const std::string columns =
+        "SELECT i, CASE WHEN i % 5 = 0 THEN NULL ELSE i::INTEGER END AS i32, "
+        "i::FLOAT / 4 AS f32, CASE WHEN i % 7 = 0 THEN NULL ELSE i / 8 END AS f64, "
+        "DATE '2020-01-01' + (i % 1000)::INTEGER AS d, "
+        "CASE WHEN i % 3 = 0 THEN NULL ELSE TIMESTAMP '2020-01-01' + to_microseconds(i) END AS ts, "
+        "TIMESTAMPTZ '2020-01-01 00:00:00+00' + to_microseconds(i) AS tstz "
+        "FROM range(300000) t(i) ";
+    for (const char* where : {"", "WHERE i % 97 = 0"}) {
+        auto table = ResultTable::fetch(db, columns + where);
+        Stream stream;
+        export_arrow_stream(table, db, &stream.s);
+        ArrowSchema schema{};
+        ASSERT_EQ(stream.s.get_schema(&stream.s, &schema), 0);
+        std::vector<std::string> formats;
+        for (int64_t j = 0; j < schema.n_children; ++j)
+            formats.emplace_back(schema.children[j]->format);
+        schema.release(&schema);
+        ASSERT_EQ(formats.size(), 7u);
+        EXPECT_EQ(std::vector<std::string>(formats.begin(), formats.end() - 1),
+                  (std::vector<std::string>{"l", "i", "f", "g", "tdD", "tsu:"}));
+        EXPECT_EQ(formats.back().substr(0, 4), "tsu:");  // and the session's time zone
+        EXPECT_GT(formats.back().size(), 4u);
+        std::vector<ArrowArray> batches;
+        for (;;) {
+            ArrowArray batch{};
+            ASSERT_EQ(stream.s.get_next(&stream.s, &batch), 0)
+                << stream.s.get_last_error(&stream.s);
+            if (!batch.release) break;
+            batches.push_back(batch);
+        }
+        // Where the chunks are whole, the first batch's BIGINT column is the chunk's own vector.
+        if (*where == '\0') {
+            auto first = static_cast<duckdb_data_chunk>(table->raw_chunks()[0]);
+            EXPECT_EQ(batches[0].children[0]->buffers[1],
+                      duckdb_vector_get_data(duckdb_data_chunk_get_vector(first, 0)));
+        } else {
+            EXPECT_LT(batches.size(), table->raw_chunks().size() / 10)
+                << "small chunks share batches";
+        }
+        stream.s.release(&stream.s);
+        table.reset();  // the batches alone keep the values alive now
+        const int64_t step = *where ? 97 : 1;
+        int64_t k = 0;
+        for (ArrowArray& batch : batches) {
+            int64_t i32_nulls = 0;
+            for (int64_t r = 0; r < batch.length; ++r, ++k) {
+                const int64_t i = k * step;
+                i32_nulls += i % 5 == 0;
+                ASSERT_EQ(int_at(batch, 0, r), i) << where;
+                const ArrowArray& i32 = *batch.children[1];
+                ASSERT_EQ(is_valid(i32, r), i % 5 != 0) << "i = " << i;
+                if (i % 5) {
+                    ASSERT_EQ(static_cast<const int32_t*>(i32.buffers[1])[r], i);
+                }
+                ASSERT_EQ(static_cast<const float*>(batch.children[2]->buffers[1])[r],
+                          static_cast<float>(i) / 4);
+                ASSERT_EQ(is_valid(*batch.children[3], r), i % 7 != 0);
+                if (i % 7) {
+                    ASSERT_EQ(static_cast<const double*>(batch.children[3]->buffers[1])[r],
+                              static_cast<double>(i) / 8);
+                }
+                ASSERT_EQ(static_cast<const int32_t*>(batch.children[4]->buffers[1])[r],
+                          18262 + i % 1000);  // 2020-01-01 is day 18,262
+                const int64_t micros = 1577836800000000 + i;
+                ASSERT_EQ(is_valid(*batch.children[5], r), i % 3 != 0);
+                if (i % 3) {
+                    ASSERT_EQ(static_cast<const int64_t*>(batch.children[5]->buffers[1])[r],
+                              micros);
+                }
+                ASSERT_EQ(static_cast<const int64_t*>(batch.children[6]->buffers[1])[r], micros);
+            }
+            EXPECT_EQ(batch.children[1]->null_count, i32_nulls);
+            batch.release(&batch);
+        }
+        EXPECT_EQ(k, (300000 + step - 1) / step) << where;
     }
 }
 
