@@ -1,5 +1,7 @@
 #include "metadata/arrow_batch.hpp"
 
+#include "metadata/duckdb_cells.hpp"
+
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -10,27 +12,41 @@
 namespace taco::metadata {
 namespace {
 
-// Whether DuckDB stores a column of this type exactly as Arrow's `format` does (little-endian,
-// the same width and unit), so that its vector can be handed over as it is. The types are those
-// a ResultTable holds (fetch casts the other integer and timestamp types to these).
-bool same_layout(duckdb_type type, std::string_view format) {
+using Kind = ArrowColumns::Kind;
+
+// How a column of DuckDB type `type` whose Arrow format is `format` is made. Shared where DuckDB
+// stores the values exactly as Arrow does (little-endian, the same width and unit); the types
+// are those a ResultTable holds (fetch casts the other integer and timestamp types to these).
+Kind kind_of(duckdb_type type, std::string_view format) {
+    bool ours = false;
     switch (type) {
         case DUCKDB_TYPE_INTEGER:
-            return format == "i";
+            ours = format == "i";
+            break;
         case DUCKDB_TYPE_BIGINT:
-            return format == "l";
+            ours = format == "l";
+            break;
         case DUCKDB_TYPE_FLOAT:
-            return format == "f";
+            ours = format == "f";
+            break;
         case DUCKDB_TYPE_DOUBLE:
-            return format == "g";
+            ours = format == "g";
+            break;
         case DUCKDB_TYPE_DATE:
-            return format == "tdD";  // int32 days since 1970-01-01
+            ours = format == "tdD";
+            break;                   // int32 days since 1970-01-01
         case DUCKDB_TYPE_TIMESTAMP:  // int64 microseconds; with a time zone after the colon
         case DUCKDB_TYPE_TIMESTAMP_TZ:
-            return format.substr(0, 4) == "tsu:";
+            ours = format.substr(0, 4) == "tsu:";
+            break;
+        case DUCKDB_TYPE_VARCHAR:
+            return format == "u" ? Kind::Text : Kind::ByDuckDB;
+        case DUCKDB_TYPE_BLOB:
+            return format == "z" ? Kind::Text : Kind::ByDuckDB;
         default:
-            return false;
+            break;
     }
+    return ours ? Kind::Shared : Kind::ByDuckDB;
 }
 
 // Children are freed with their parent (the C data interface lets the parent own them).
@@ -38,10 +54,11 @@ void release_child(ArrowArray* a) {
     a->release = nullptr;
 }
 
-// The computed column of a batch, made here.
-struct Utf8Column {
+// A utf8 / binary column of a batch, made here (the computed column, or a copy of a VARCHAR /
+// BLOB vector's bytes).
+struct TextColumn {
     ArrowArray array{};
-    std::vector<uint8_t> validity;
+    std::vector<uint8_t> validity;  // the computed column's; a copied column shares DuckDB's
     std::vector<int32_t> offsets;
     std::string data;
     const void* buffers[3] = {nullptr, nullptr, nullptr};
@@ -63,12 +80,13 @@ struct OwnedChunk {
     }
 };
 
-// A batch whose columns come from three places: DuckDB's conversion (`inner`), the computed
-// column, and the shared columns.
+// A batch whose columns come from four places: DuckDB's conversion (`inner`), the computed
+// column, the shared columns and the copied text columns.
 struct AssembledBatch {
     ArrowArray inner{};  // DuckDB's struct array; releasing it releases its children
-    Utf8Column computed;
-    std::vector<SharedColumn> shared;  // reserved up front: children point at its elements
+    TextColumn computed;
+    std::vector<SharedColumn> shared;  // reserved up front: children point at their elements
+    std::vector<TextColumn> texts;
     std::vector<ArrowArray*> children;
     const void* buffers[1] = {nullptr};
     std::shared_ptr<const ResultTable> table;  // the shared columns point into its chunks...
@@ -89,7 +107,7 @@ duckdb_data_chunk chunk_at(const std::vector<void*>& chunks, size_t k) {
 }
 
 // The computed cells of chunks [first, last) as one utf8 column of `rows` rows.
-void build_utf8(const ResultTable& table, size_t first, size_t last, size_t rows, Utf8Column& c) {
+void build_utf8(const ResultTable& table, size_t first, size_t last, size_t rows, TextColumn& c) {
     c.offsets.resize(rows + 1);
     c.offsets[0] = 0;
     std::string text;
@@ -119,21 +137,63 @@ void build_utf8(const ResultTable& table, size_t first, size_t last, size_t rows
     c.array.release = release_child;
 }
 
+// NULLs among the first `rows` cells of a DuckDB validity mask (nullptr: none).
+int64_t count_nulls(const uint64_t* validity, size_t rows) {
+    if (!validity) return 0;
+    int64_t nulls = 0;
+    for (size_t w = 0; w < rows / 64; ++w) nulls += 64 - std::popcount(validity[w]);
+    if (rows % 64) {
+        const uint64_t tail = validity[rows / 64] | ~((uint64_t{1} << (rows % 64)) - 1);
+        nulls += 64 - std::popcount(tail);
+    }
+    return nulls;
+}
+
 void share_column(duckdb_vector v, size_t rows, SharedColumn& c) {
     const uint64_t* validity = duckdb_vector_get_validity(v);
-    int64_t nulls = 0;
-    if (validity) {
-        for (size_t w = 0; w < rows / 64; ++w) nulls += 64 - std::popcount(validity[w]);
-        if (rows % 64) {
-            const uint64_t tail = validity[rows / 64] | ~((uint64_t{1} << (rows % 64)) - 1);
-            nulls += 64 - std::popcount(tail);
-        }
-    }
+    const int64_t nulls = count_nulls(validity, rows);
     c.buffers[0] = nulls ? validity : nullptr;
     c.buffers[1] = duckdb_vector_get_data(v);
     c.array.length = static_cast<int64_t>(rows);
     c.array.null_count = nulls;
     c.array.n_buffers = 2;
+    c.array.buffers = c.buffers;
+    c.array.release = release_child;
+}
+
+// A VARCHAR / BLOB vector's bytes as utf8 / binary: lengths summed first, then one copy each.
+void copy_text(duckdb_vector v, size_t rows, TextColumn& c) {
+    const void* cells = duckdb_vector_get_data(v);
+    const uint64_t* validity = duckdb_vector_get_validity(v);
+    size_t total = 0;
+    for (size_t i = 0; i < rows; ++i) {
+        if (is_valid(validity, i))
+            total += static_cast<const duckdb_string_t*>(cells)[i].value.inlined.length;
+    }
+    if (total > static_cast<size_t>(INT32_MAX)) {
+        throw std::runtime_error(
+            "a text column holds " + std::to_string(total) + " bytes in " + std::to_string(rows) +
+            " rows, more than Arrow's utf8/binary (32-bit offsets) can hold in one batch");
+    }
+    c.data.resize(total);
+    c.offsets.resize(rows + 1);
+    c.offsets[0] = 0;
+    size_t at = 0;
+    for (size_t i = 0; i < rows; ++i) {
+        if (is_valid(validity, i)) {
+            const std::string_view s = string_of(cells, i);
+            std::memcpy(c.data.data() + at, s.data(), s.size());
+            at += s.size();
+        }
+        c.offsets[i + 1] = static_cast<int32_t>(at);
+    }
+    const int64_t nulls = count_nulls(validity, rows);
+    c.buffers[0] = nulls ? validity : nullptr;
+    c.buffers[1] = c.offsets.data();
+    c.buffers[2] = c.data.data();
+    c.array.length = static_cast<int64_t>(rows);
+    c.array.null_count = nulls;
+    c.array.n_buffers = 3;
     c.array.buffers = c.buffers;
     c.array.release = release_child;
 }
@@ -202,32 +262,32 @@ void throw_if_arrow_error(duckdb_error_data err) {
 }
 
 bool ArrowColumns::assembled() const {
-    if (computed) return true;
-    for (bool s : shared) {
-        if (s) return true;
+    for (Kind k : kind) {
+        if (k != Kind::ByDuckDB) return true;
     }
     return false;
 }
 
 ArrowColumns arrow_columns(const ResultTable& table, const ArrowSchema& schema) {
     ArrowColumns how;
+    how.kind.assign(table.columns(), Kind::ByDuckDB);
     // Only plain utf8 (32-bit offsets) is built here; other string layouts DuckDB may be set
     // to produce (large, view) go through DuckDB with the column filled first.
     const auto computed = table.computed_column();
     if (computed && std::strcmp(schema.children[*computed]->format, "u") == 0) {
         how.computed = computed;
+        how.kind[*computed] = Kind::Computed;
     }
-    how.shared.assign(table.columns(), false);
     const auto& chunks = export_chunks(table, how);
     if constexpr (std::endian::native != std::endian::little) return how;
     if (chunks.empty()) return how;
-    // Shared only where the chunks hold that DuckDB type (a table's chunks all have the same
-    // types) and DuckDB's own schema says the Arrow layout is the matching one.
+    // By the type the chunks hold (a table's chunks all have the same types) and the Arrow
+    // format DuckDB's own schema gives it.
     for (size_t j = 0; j < table.columns(); ++j) {
         if (how.computed == j) continue;
         duckdb_logical_type t =
             duckdb_vector_get_column_type(duckdb_data_chunk_get_vector(chunk_at(chunks, 0), j));
-        how.shared[j] = same_layout(duckdb_get_type_id(t), schema.children[j]->format);
+        how.kind[j] = kind_of(duckdb_get_type_id(t), schema.children[j]->format);
         duckdb_destroy_logical_type(&t);
     }
     return how;
@@ -267,9 +327,9 @@ void make_arrow_batch(const std::shared_ptr<const ResultTable>& table, duckdb_ar
         for (size_t j = 0, k = 0; j < ncols; ++j) at[j] = j == skip ? SIZE_MAX : k++;
     }
     const size_t rows = duckdb_data_chunk_get_size(rows_chunk);
-    std::vector<size_t> converted;  // by DuckDB: neither computed nor shared
+    std::vector<size_t> converted;  // by DuckDB
     for (size_t j = 0; j < ncols; ++j) {
-        if (j != skip && !how.shared[j]) converted.push_back(at[j]);
+        if (how.kind[j] == Kind::ByDuckDB) converted.push_back(at[j]);
     }
     if (!converted.empty()) {
         OwnedChunk others;
@@ -278,15 +338,25 @@ void make_arrow_batch(const std::shared_ptr<const ResultTable>& table, duckdb_ar
     }
     if (how.computed) build_utf8(*table, first, last, rows, batch->computed);
     batch->shared.reserve(ncols);
+    batch->texts.reserve(ncols);
     for (size_t j = 0, k = 0; j < ncols; ++j) {
-        if (j == skip) {
-            batch->children.push_back(&batch->computed.array);
-        } else if (how.shared[j]) {
-            share_column(duckdb_data_chunk_get_vector(rows_chunk, at[j]), rows,
-                         batch->shared.emplace_back());
-            batch->children.push_back(&batch->shared.back().array);
-        } else {
-            batch->children.push_back(batch->inner.children[k++]);
+        switch (how.kind[j]) {
+            case Kind::Computed:
+                batch->children.push_back(&batch->computed.array);
+                break;
+            case Kind::Shared:
+                share_column(duckdb_data_chunk_get_vector(rows_chunk, at[j]), rows,
+                             batch->shared.emplace_back());
+                batch->children.push_back(&batch->shared.back().array);
+                break;
+            case Kind::Text:
+                copy_text(duckdb_data_chunk_get_vector(rows_chunk, at[j]), rows,
+                          batch->texts.emplace_back());
+                batch->children.push_back(&batch->texts.back().array);
+                break;
+            case Kind::ByDuckDB:
+                batch->children.push_back(batch->inner.children[k++]);
+                break;
         }
     }
     *out = ArrowArray{};

@@ -17,12 +17,21 @@ namespace taco::metadata {
 /// How each column of a table becomes Arrow, decided once per stream from the schema DuckDB
 /// gives it (arrow_columns()).
 struct ArrowColumns {
-    /// The table's computed column (derive_lazy), built here as utf8 straight from its source
-    /// rows: no DuckDB strings made and then copied.
+    enum class Kind {
+        /// DuckDB's conversion (booleans, decimals, nested types, ...).
+        ByDuckDB,
+        /// The table's computed column (derive_lazy), built as utf8 straight from its source
+        /// rows: no DuckDB strings made and then copied.
+        Computed,
+        /// Fixed-width (integers, floats, dates, timestamps) with DuckDB's layout being Arrow's:
+        /// the batch points at DuckDB's values and validity instead of copying them.
+        Shared,
+        /// VARCHAR / BLOB as utf8 / binary: the bytes copied once into a buffer sized first
+        /// (DuckDB's conversion grows its buffers row by row), the validity shared.
+        Text,
+    };
+    std::vector<Kind> kind;  // per column
     std::optional<size_t> computed;
-    /// Fixed-width columns (integers, floats, dates, timestamps) whose Arrow layout is DuckDB's
-    /// own: the batch points at DuckDB's values and validity instead of copying them.
-    std::vector<bool> shared;
 
     bool assembled() const;  // whether any column is made here rather than by DuckDB
 };

@@ -157,7 +157,8 @@ void export_arrow_stream(std::shared_ptr<const ResultTable> table, DuckSession& 
                          ArrowArrayStream* out) {
     auto* st = new StreamState();
     st->table = std::move(table);
-    st->how.shared.assign(st->table->columns(), false);  // until get_schema: DuckDB converts all
+    // Until get_schema: DuckDB converts every column.
+    st->how.kind.assign(st->table->columns(), ArrowColumns::Kind::ByDuckDB);
     duckdb_connection_get_arrow_options(static_cast<duckdb_connection>(db.raw_connection()),
                                         &st->options);
     out->get_schema = get_schema;

@@ -267,6 +267,68 @@ TEST(ResultArrow, FixedWidthColumnsAreDuckDBsOwnValuesAndOutliveTheStream) {
     }
 }
 
+// VARCHAR and BLOB columns: empty, inline (up to 12 bytes) and longer strings, NULLs, bytes
+// with zeros, in whole and in joined small chunks, readable after the stream and table are gone.
+TEST(ResultArrow, TextColumnsKeepEveryByteAndNull) {
+    DuckSession db(1);  // one thread: the filtered rows come in order without an ORDER BY
+    const std::string columns =
+        "SELECT i, CASE i % 4 WHEN 0 THEN NULL WHEN 1 THEN '' WHEN 2 THEN 's' || i "
+        "ELSE 'a string longer than twelve bytes ' || i END AS text, "
+        "CASE WHEN i % 6 = 0 THEN NULL ELSE ('\\x00\\x01z' || i)::BLOB END AS bytes "
+        "FROM range(200000) t(i) ";
+    auto expected_text = [](int64_t i) {
+        switch (i % 4) {
+            case 1:
+                return std::string();
+            case 2:
+                return "s" + std::to_string(i);
+            default:
+                return "a string longer than twelve bytes " + std::to_string(i);
+        }
+    };
+    for (const char* where : {"", "WHERE i % 89 = 0"}) {
+        auto table = ResultTable::fetch(db, columns + where);
+        Stream stream;
+        export_arrow_stream(table, db, &stream.s);
+        ArrowSchema schema{};
+        ASSERT_EQ(stream.s.get_schema(&stream.s, &schema), 0);
+        EXPECT_STREQ(schema.children[1]->format, "u");
+        EXPECT_STREQ(schema.children[2]->format, "z");
+        schema.release(&schema);
+        std::vector<ArrowArray> batches;
+        for (;;) {
+            ArrowArray batch{};
+            ASSERT_EQ(stream.s.get_next(&stream.s, &batch), 0)
+                << stream.s.get_last_error(&stream.s);
+            if (!batch.release) break;
+            batches.push_back(batch);
+        }
+        stream.s.release(&stream.s);
+        table.reset();
+        const int64_t step = *where ? 89 : 1;
+        int64_t k = 0;
+        for (ArrowArray& batch : batches) {
+            int64_t text_nulls = 0;
+            for (int64_t r = 0; r < batch.length; ++r, ++k) {
+                const int64_t i = k * step;
+                ASSERT_EQ(int_at(batch, 0, r), i) << where;
+                ASSERT_EQ(is_valid(*batch.children[1], r), i % 4 != 0) << "i = " << i;
+                text_nulls += i % 4 == 0;
+                if (i % 4) {
+                    ASSERT_EQ(utf8_at(batch, 1, r), expected_text(i)) << "i = " << i;
+                }
+                ASSERT_EQ(is_valid(*batch.children[2], r), i % 6 != 0) << "i = " << i;
+                if (i % 6) {
+                    ASSERT_EQ(utf8_at(batch, 2, r), std::string("\0\1z", 3) + std::to_string(i));
+                }
+            }
+            EXPECT_EQ(batch.children[1]->null_count, text_nulls);
+            batch.release(&batch);
+        }
+        EXPECT_EQ(k, (200000 + step - 1) / step) << where;
+    }
+}
+
 TEST(ResultArrow, AStreamReleasedHalfReadFreesWhatItConvertedAhead) {
     // Under AddressSanitizer (make test's ASan unit run) a batch converted ahead and never
     // handed out would be reported as leaked.
