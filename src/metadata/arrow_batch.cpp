@@ -1,13 +1,13 @@
 #include "metadata/arrow_batch.hpp"
 
-#include "metadata/duckdb_cells.hpp"
-
 #include <bit>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+
+#include "metadata/duckdb_cells.hpp"
 
 namespace taco::metadata {
 namespace {
@@ -18,35 +18,30 @@ using Kind = ArrowColumns::Kind;
 // stores the values exactly as Arrow does (little-endian, the same width and unit); the types
 // are those a ResultTable holds (fetch casts the other integer and timestamp types to these).
 Kind kind_of(duckdb_type type, std::string_view format) {
-    bool ours = false;
+    const auto shared_if = [](bool same) { return same ? Kind::Shared : Kind::ByDuckDB; };
     switch (type) {
         case DUCKDB_TYPE_INTEGER:
-            ours = format == "i";
-            break;
+            return shared_if(format == "i");
         case DUCKDB_TYPE_BIGINT:
-            ours = format == "l";
-            break;
+            return shared_if(format == "l");
         case DUCKDB_TYPE_FLOAT:
-            ours = format == "f";
-            break;
+            return shared_if(format == "f");
         case DUCKDB_TYPE_DOUBLE:
-            ours = format == "g";
-            break;
+            return shared_if(format == "g");
+        // int32 days since 1970-01-01
         case DUCKDB_TYPE_DATE:
-            ours = format == "tdD";
-            break;                   // int32 days since 1970-01-01
-        case DUCKDB_TYPE_TIMESTAMP:  // int64 microseconds; with a time zone after the colon
+            return shared_if(format == "tdD");
+        // int64 microseconds; a time zone's name follows the colon
+        case DUCKDB_TYPE_TIMESTAMP:
         case DUCKDB_TYPE_TIMESTAMP_TZ:
-            ours = format.substr(0, 4) == "tsu:";
-            break;
+            return shared_if(format.substr(0, 4) == "tsu:");
         case DUCKDB_TYPE_VARCHAR:
             return format == "u" ? Kind::Text : Kind::ByDuckDB;
         case DUCKDB_TYPE_BLOB:
             return format == "z" ? Kind::Text : Kind::ByDuckDB;
         default:
-            break;
+            return Kind::ByDuckDB;
     }
-    return ours ? Kind::Shared : Kind::ByDuckDB;
 }
 
 // Children are freed with their parent (the C data interface lets the parent own them).
@@ -167,8 +162,9 @@ void copy_text(duckdb_vector v, size_t rows, TextColumn& c) {
     const uint64_t* validity = duckdb_vector_get_validity(v);
     size_t total = 0;
     for (size_t i = 0; i < rows; ++i) {
-        if (is_valid(validity, i))
+        if (is_valid(validity, i)) {
             total += static_cast<const duckdb_string_t*>(cells)[i].value.inlined.length;
+        }
     }
     if (total > static_cast<size_t>(INT32_MAX)) {
         throw std::runtime_error(
