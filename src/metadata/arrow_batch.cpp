@@ -101,6 +101,18 @@ duckdb_data_chunk chunk_at(const std::vector<void*>& chunks, size_t k) {
     return static_cast<duckdb_data_chunk>(chunks[k]);
 }
 
+// Points a text column's Arrow array at its validity (nullptr: no NULL), offsets and bytes.
+void finish_text(const void* validity, size_t rows, int64_t nulls, TextColumn& c) {
+    c.buffers[0] = validity;
+    c.buffers[1] = c.offsets.data();
+    c.buffers[2] = c.data.data();
+    c.array.length = static_cast<int64_t>(rows);
+    c.array.null_count = nulls;
+    c.array.n_buffers = 3;
+    c.array.buffers = c.buffers;
+    c.array.release = release_child;
+}
+
 // The computed cells of chunks [first, last) as one utf8 column of `rows` rows.
 void build_utf8(const ResultTable& table, size_t first, size_t last, size_t rows, TextColumn& c) {
     c.offsets.resize(rows + 1);
@@ -122,14 +134,7 @@ void build_utf8(const ResultTable& table, size_t first, size_t last, size_t rows
             c.offsets[row + 1] = static_cast<int32_t>(c.data.size());
         }
     }
-    c.buffers[0] = c.validity.empty() ? nullptr : c.validity.data();
-    c.buffers[1] = c.offsets.data();
-    c.buffers[2] = c.data.data();
-    c.array.length = static_cast<int64_t>(rows);
-    c.array.null_count = nulls;
-    c.array.n_buffers = 3;
-    c.array.buffers = c.buffers;
-    c.array.release = release_child;
+    finish_text(c.validity.empty() ? nullptr : c.validity.data(), rows, nulls, c);
 }
 
 // NULLs among the first `rows` cells of a DuckDB validity mask (nullptr: none).
@@ -184,14 +189,7 @@ void copy_text(duckdb_vector v, size_t rows, TextColumn& c) {
         c.offsets[i + 1] = static_cast<int32_t>(at);
     }
     const int64_t nulls = count_nulls(validity, rows);
-    c.buffers[0] = nulls ? validity : nullptr;
-    c.buffers[1] = c.offsets.data();
-    c.buffers[2] = c.data.data();
-    c.array.length = static_cast<int64_t>(rows);
-    c.array.null_count = nulls;
-    c.array.n_buffers = 3;
-    c.array.buffers = c.buffers;
-    c.array.release = release_child;
+    finish_text(nulls ? validity : nullptr, rows, nulls, c);
 }
 
 // Chunks [first, last) (at most one vector of rows together) copied into one chunk: every

@@ -49,6 +49,30 @@ struct Stream {
     ~Stream() {
         if (s.release) s.release(&s);
     }
+
+    // The Arrow format of each column (get_schema, which a consumer calls first).
+    std::vector<std::string> formats() {
+        ArrowSchema schema{};
+        std::vector<std::string> out;
+        EXPECT_EQ(s.get_schema(&s, &schema), 0) << s.get_last_error(&s);
+        if (!schema.release) return out;
+        for (int64_t j = 0; j < schema.n_children; ++j)
+            out.emplace_back(schema.children[j]->format);
+        schema.release(&schema);
+        return out;
+    }
+
+    // Every batch up to the end (the caller releases them).
+    std::vector<ArrowArray> take_all() {
+        std::vector<ArrowArray> batches;
+        for (;;) {
+            ArrowArray batch{};
+            EXPECT_EQ(s.get_next(&s, &batch), 0) << s.get_last_error(&s);
+            if (!batch.release) break;
+            batches.push_back(batch);
+        }
+        return batches;
+    }
 };
 
 int64_t int_at(const ArrowArray& batch, size_t column, int64_t row) {
@@ -147,9 +171,7 @@ TEST(ResultArrow, SmallChunksShareABatchAndKeepEveryValueAndNull) {
     for (bool computed : {false, true}) {
         Stream stream;
         export_arrow_stream(computed ? table : filtered, db, &stream.s);
-        ArrowSchema schema{};
-        ASSERT_EQ(stream.s.get_schema(&stream.s, &schema), 0);
-        schema.release(&schema);
+        ASSERT_FALSE(stream.formats().empty());
         int64_t k = 0;  // row k holds i = 97 k
         size_t batches = 0;
         for (;;) {
@@ -200,25 +222,13 @@ TEST(ResultArrow, FixedWidthColumnsAreDuckDBsOwnValuesAndOutliveTheStream) {
         auto table = ResultTable::fetch(db, columns + where);
         Stream stream;
         export_arrow_stream(table, db, &stream.s);
-        ArrowSchema schema{};
-        ASSERT_EQ(stream.s.get_schema(&stream.s, &schema), 0);
-        std::vector<std::string> formats;
-        for (int64_t j = 0; j < schema.n_children; ++j)
-            formats.emplace_back(schema.children[j]->format);
-        schema.release(&schema);
+        const std::vector<std::string> formats = stream.formats();
         ASSERT_EQ(formats.size(), 7u);
         EXPECT_EQ(std::vector<std::string>(formats.begin(), formats.end() - 1),
                   (std::vector<std::string>{"l", "i", "f", "g", "tdD", "tsu:"}));
         EXPECT_EQ(formats.back().substr(0, 4), "tsu:");  // and the session's time zone
         EXPECT_GT(formats.back().size(), 4u);
-        std::vector<ArrowArray> batches;
-        for (;;) {
-            ArrowArray batch{};
-            ASSERT_EQ(stream.s.get_next(&stream.s, &batch), 0)
-                << stream.s.get_last_error(&stream.s);
-            if (!batch.release) break;
-            batches.push_back(batch);
-        }
+        std::vector<ArrowArray> batches = stream.take_all();
         // Where the chunks are whole, the first batch's BIGINT column is the chunk's own vector.
         if (*where == '\0') {
             auto first = static_cast<duckdb_data_chunk>(table->raw_chunks()[0]);
@@ -290,19 +300,11 @@ TEST(ResultArrow, TextColumnsKeepEveryByteAndNull) {
         auto table = ResultTable::fetch(db, columns + where);
         Stream stream;
         export_arrow_stream(table, db, &stream.s);
-        ArrowSchema schema{};
-        ASSERT_EQ(stream.s.get_schema(&stream.s, &schema), 0);
-        EXPECT_STREQ(schema.children[1]->format, "u");
-        EXPECT_STREQ(schema.children[2]->format, "z");
-        schema.release(&schema);
-        std::vector<ArrowArray> batches;
-        for (;;) {
-            ArrowArray batch{};
-            ASSERT_EQ(stream.s.get_next(&stream.s, &batch), 0)
-                << stream.s.get_last_error(&stream.s);
-            if (!batch.release) break;
-            batches.push_back(batch);
-        }
+        const std::vector<std::string> formats = stream.formats();
+        ASSERT_EQ(formats.size(), 3u);
+        EXPECT_EQ(formats[1], "u");
+        EXPECT_EQ(formats[2], "z");
+        std::vector<ArrowArray> batches = stream.take_all();
         stream.s.release(&stream.s);
         table.reset();
         const int64_t step = *where ? 89 : 1;
@@ -336,9 +338,7 @@ TEST(ResultArrow, AStreamReleasedHalfReadFreesWhatItConvertedAhead) {
     for (bool computed : {false, true}) {
         Stream stream;
         export_arrow_stream(computed ? with_computed_column(db) : numbered_rows(db), db, &stream.s);
-        ArrowSchema schema{};
-        ASSERT_EQ(stream.s.get_schema(&stream.s, &schema), 0);
-        schema.release(&schema);
+        ASSERT_FALSE(stream.formats().empty());
         int64_t first = 0;
         for (int taken = 0; taken < 6; ++taken) {  // groups of 1, 2, 4: the third is half taken
             ArrowArray batch{};
@@ -376,9 +376,7 @@ TEST(ResultArrow, AChunkThatFailsFailsTheStreamAfterEveryBatchBeforeIt) {
 
     Stream stream;
     export_arrow_stream(table, db, &stream.s);
-    ArrowSchema schema{};
-    ASSERT_EQ(stream.s.get_schema(&stream.s, &schema), 0);
-    schema.release(&schema);
+    ASSERT_FALSE(stream.formats().empty());
     int64_t delivered = 0;
     int status = 0;
     for (;;) {
