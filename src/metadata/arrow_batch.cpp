@@ -255,11 +255,11 @@ void throw_if_arrow_error(duckdb_error_data err) {
     throw std::runtime_error(message);
 }
 
-bool ArrowColumns::assembled() const {
-    for (Kind k : kind) {
-        if (k != Kind::ByDuckDB) return true;
+std::optional<size_t> ArrowColumns::computed() const {
+    for (size_t j = 0; j < kind.size(); ++j) {
+        if (kind[j] == Kind::Computed) return j;
     }
-    return false;
+    return std::nullopt;
 }
 
 ArrowColumns arrow_columns(const ResultTable& table, const ArrowSchema& schema) {
@@ -269,7 +269,6 @@ ArrowColumns arrow_columns(const ResultTable& table, const ArrowSchema& schema) 
     // to produce (large, view) go through DuckDB with the column filled first.
     const auto computed = table.computed_column();
     if (computed && std::strcmp(schema.children[*computed]->format, "u") == 0) {
-        how.computed = computed;
         how.kind[*computed] = Kind::Computed;
     }
     const auto& chunks = export_chunks(table, how);
@@ -278,7 +277,7 @@ ArrowColumns arrow_columns(const ResultTable& table, const ArrowSchema& schema) 
     // By the type the chunks hold (a table's chunks all have the same types) and the Arrow
     // format DuckDB's own schema gives it.
     for (size_t j = 0; j < table.columns(); ++j) {
-        if (how.computed == j) continue;
+        if (how.kind[j] == Kind::Computed) continue;
         duckdb_logical_type t =
             duckdb_vector_get_column_type(duckdb_data_chunk_get_vector(chunk_at(chunks, 0), j));
         how.kind[j] = kind_of(duckdb_get_type_id(t), schema.children[j]->format);
@@ -288,23 +287,14 @@ ArrowColumns arrow_columns(const ResultTable& table, const ArrowSchema& schema) 
 }
 
 const std::vector<void*>& export_chunks(const ResultTable& table, const ArrowColumns& how) {
-    return how.computed ? table.chunks_unfilled() : table.raw_chunks();
+    return how.computed() ? table.chunks_unfilled() : table.raw_chunks();
 }
 
 void make_arrow_batch(const std::shared_ptr<const ResultTable>& table, duckdb_arrow_options options,
                       const ArrowColumns& how, size_t first, size_t last, ArrowArray* out) {
     const auto& chunks = export_chunks(*table, how);
-    const size_t skip = how.computed.value_or(SIZE_MAX);
-    if (!how.assembled()) {  // DuckDB converts every column
-        if (last - first == 1) {
-            throw_if_arrow_error(duckdb_data_chunk_to_arrow(options, chunk_at(chunks, first), out));
-            return;
-        }
-        OwnedChunk gathered;
-        gather(chunks, first, last, skip, gathered);
-        throw_if_arrow_error(duckdb_data_chunk_to_arrow(options, gathered.chunk, out));
-        return;
-    }
+    const std::optional<size_t> computed = how.computed();
+    const size_t skip = computed.value_or(SIZE_MAX);
     auto batch = std::make_unique<AssembledBatch>();
     batch->table = table;
     // The rows: the table's own chunk, or its small chunks copied into one (every column but
@@ -330,7 +320,7 @@ void make_arrow_batch(const std::shared_ptr<const ResultTable>& table, duckdb_ar
         reference_columns(rows_chunk, converted, others);
         throw_if_arrow_error(duckdb_data_chunk_to_arrow(options, others.chunk, &batch->inner));
     }
-    if (how.computed) build_utf8(*table, first, last, rows, batch->computed);
+    if (computed) build_utf8(*table, first, last, rows, batch->computed);
     batch->shared.reserve(ncols);
     batch->texts.reserve(ncols);
     for (size_t j = 0, k = 0; j < ncols; ++j) {

@@ -31,9 +31,8 @@ struct ArrowColumns {
         Text,
     };
     std::vector<Kind> kind;  // per column
-    std::optional<size_t> computed;
 
-    bool assembled() const;  // whether any column is made here rather than by DuckDB
+    std::optional<size_t> computed() const;  // the column of Kind::Computed, if any
 };
 
 /// DuckDB's error as a std::runtime_error (nothing when `err` holds none); destroys `err`.

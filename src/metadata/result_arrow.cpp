@@ -24,9 +24,9 @@ struct StreamState {
     duckdb_arrow_options options = nullptr;
     std::string last_error;
     ArrowColumns how;  // set by get_schema, which a consumer calls first
-    /// Batch k holds chunks [batch_start[k], batch_start[k + 1]); planned at the first get_next.
+    /// Batch k holds chunks [batch_start[k], batch_start[k + 1]); planned at the first get_next
+    /// (empty until then: a plan ends with the number of chunks).
     std::vector<size_t> batch_start;
-    bool planned = false;
     size_t next_batch = 0;  // the first batch not yet converted
     /// Batches converted ahead of the consumer, in order; `ahead[taken..]` are not yet handed
     /// out. `group` is how many batches the next conversion takes.
@@ -93,7 +93,6 @@ void plan_batches(StreamState& st) {
         open_rows = small ? open_rows + n : 0;
     }
     st.batch_start.push_back(chunks.size());
-    st.planned = true;
 }
 
 // Converts the next group of batches into st.ahead on every core. Each batch converts on its
@@ -105,7 +104,7 @@ void plan_batches(StreamState& st) {
 // taken.
 void convert_ahead(StreamState& st) {
     st.release_ahead();
-    if (!st.planned) plan_batches(st);
+    if (st.batch_start.empty()) plan_batches(st);
     const size_t batches = st.batch_start.size() - 1;
     const size_t first = st.next_batch;
     const size_t n = std::min(st.group, batches - first);
