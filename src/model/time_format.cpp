@@ -49,15 +49,36 @@ std::string format_iso_utc(int64_t micros) {
     int64_t y;
     unsigned m, d;
     civil_from_days(days, y, m, d);
-    int64_t secs = rem / 1000000, frac = rem % 1000000;
+    const int64_t secs = rem / 1000000, frac = rem % 1000000;
+    // Digits written by hand: snprintf was a fifth of `taco sql --csv`'s time on timestamps.
     char buf[64];
-    int n =
-        std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02lld:%02lld:%02lld",
-                      static_cast<long long>(y), m, d, static_cast<long long>(secs / 3600),
-                      static_cast<long long>(secs / 60 % 60), static_cast<long long>(secs % 60));
-    if (frac) n += std::snprintf(buf + n, sizeof buf - n, ".%06lld", static_cast<long long>(frac));
-    std::snprintf(buf + n, sizeof buf - n, "Z");
-    return buf;
+    size_t n = 0;
+    auto put = [&](int64_t v, int width) {
+        for (int i = width - 1; i >= 0; --i, v /= 10) buf[n + i] = static_cast<char>('0' + v % 10);
+        n += static_cast<size_t>(width);
+    };
+    if (y >= 0 && y <= 9999) {
+        put(y, 4);
+    } else {  // outside 0000-9999: a sign, or a fifth digit, as "%04lld" prints them
+        n = static_cast<size_t>(
+            std::snprintf(buf, sizeof buf, "%04lld", static_cast<long long>(y)));
+    }
+    buf[n++] = '-';
+    put(m, 2);
+    buf[n++] = '-';
+    put(d, 2);
+    buf[n++] = 'T';
+    put(secs / 3600, 2);
+    buf[n++] = ':';
+    put(secs / 60 % 60, 2);
+    buf[n++] = ':';
+    put(secs % 60, 2);
+    if (frac) {
+        buf[n++] = '.';
+        put(frac, 6);
+    }
+    buf[n++] = 'Z';
+    return std::string(buf, n);
 }
 
 std::optional<int64_t> parse_iso_utc(const std::string& s) {

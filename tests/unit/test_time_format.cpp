@@ -38,6 +38,30 @@ TEST(TimeFormat, FormatsTimesBefore1970) {
     EXPECT_EQ(format_iso_utc(-11670912000000000), "1600-03-01T00:00:00Z");
 }
 
+TEST(TimeFormat, YearsOutsideFourDigitsKeepTheirSignAndDigits) {
+    using taco::model::micros_from_civil;
+    EXPECT_EQ(format_iso_utc(micros_from_civil(0, 1, 1, 0, 0, 0, 0)), "0000-01-01T00:00:00Z");
+    EXPECT_EQ(format_iso_utc(micros_from_civil(10000, 1, 1, 0, 0, 0, 0)), "10000-01-01T00:00:00Z");
+    EXPECT_EQ(format_iso_utc(micros_from_civil(-1, 12, 31, 23, 59, 59, 7)),
+              "-001-12-31T23:59:59.000007Z");
+    EXPECT_EQ(format_iso_utc(micros_from_civil(-12345, 6, 1, 1, 2, 3, 0)),
+              "-12345-06-01T01:02:03Z");
+}
+
+TEST(TimeFormat, EveryFieldReadsBackOverManyInstants) {
+    // Digits are placed by hand: every field of many instants, from 0001 to 9999, must parse
+    // back to the instant it was printed from.
+    uint64_t state = 0x9E3779B97F4A7C15ULL;
+    const int64_t first = taco::model::micros_from_civil(1, 1, 1, 0, 0, 0, 0);
+    const int64_t last = taco::model::micros_from_civil(9999, 12, 31, 23, 59, 59, 999999);
+    for (int i = 0; i < 20000; ++i) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        const int64_t t = first + static_cast<int64_t>(state % static_cast<uint64_t>(last - first));
+        const int64_t micros = i % 2 ? t : t - t % 1000000;  // with and without a fraction
+        ASSERT_EQ(parse_iso_utc(format_iso_utc(micros)), micros) << format_iso_utc(micros);
+    }
+}
+
 TEST(TimeParse, DateOnlyIsMidnightUtc) {
     EXPECT_EQ(parse_iso_utc("2023-01-01"), k2023);
     EXPECT_EQ(parse_iso_utc("1970-01-01"), 0);
