@@ -1,62 +1,16 @@
 #include "output.hpp"
 
-#include <charconv>
-#include <cmath>
-#include <map>
-
 #include <iostream>
 
 #include "commands.hpp"
 #include "error_report.hpp"
 #include "io/cancel.hpp"
-#include "model/time_format.hpp"
 #include "paths/path_display.hpp"
 #include "taco/errors.hpp"
+#include "text/row_text.hpp"
 
 namespace taco::cli {
 namespace {
-
-// Shortest decimal that parses back to the same float (or double).
-template <typename T>
-std::string shortest(T v) {
-    if (std::isnan(v)) return "NaN";
-    if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
-    char buf[64];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    return std::string(buf, r.ptr);
-}
-
-std::string hex(std::string_view bytes) {
-    static const char* digits = "0123456789abcdef";
-    std::string out;
-    out.reserve(bytes.size() * 2);
-    for (unsigned char c : bytes) {
-        out += digits[c >> 4];
-        out += digits[c & 15];
-    }
-    return out;
-}
-
-// Column labels for JSON objects: repeated names get a numeric suffix.
-std::vector<std::string> unique_labels(const DataFrame& df) {
-    std::vector<std::string> out;
-    std::map<std::string, int> seen;
-    for (const auto& c : df.schema()) {
-        const int n = seen[c.name]++;
-        out.push_back(n == 0 ? c.name : c.name + "_" + std::to_string(n));
-    }
-    return out;
-}
-
-std::string csv_field(const std::string& s) {
-    if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"') out += '"';
-        out += c;
-    }
-    return out + "\"";
-}
 
 // Display width of UTF-8 text: one column per code point (good enough for metadata).
 size_t width(const std::string& s) {
@@ -78,104 +32,8 @@ std::string shorten(const std::string& s, size_t max) {
 
 }  // namespace
 
-Json value_to_json(const Value& v) {
-    if (v.is_null()) return nullptr;
-    switch (v.type().id()) {
-        case TypeId::Bool:
-            return v.as_bool();
-        case TypeId::Int32:
-        case TypeId::Int64:
-            return v.as_int();
-        case TypeId::Float32: {
-            const float f = static_cast<float>(v.as_double());
-            if (!std::isfinite(f)) return nullptr;
-            return std::stod(shortest(f));
-        }
-        case TypeId::Float64:
-            return std::isfinite(v.as_double()) ? Json(v.as_double()) : Json(nullptr);
-        case TypeId::Timestamp:
-            return model::format_iso_utc(v.as_int());
-        case TypeId::String:
-            return v.as_string();
-        case TypeId::Binary:
-            return hex(v.as_string());
-        case TypeId::List:
-        case TypeId::FixedList: {
-            Json arr = Json::array();
-            for (const auto& item : v.as_list()) arr.push_back(value_to_json(item));
-            return arr;
-        }
-        case TypeId::TimestampTz:
-            return model::format_iso_utc(v.as_int());
-        case TypeId::Date:
-            // Midnight UTC of that day, printed as its date alone.
-            return model::format_iso_utc(v.as_int() * 86'400'000'000LL).substr(0, 10);
-        case TypeId::Decimal: {
-            // A JSON number when a double holds it exactly (15 significant digits), else the
-            // exact text as a string: never a silently rounded number.
-            const std::string& text = v.as_string();
-            size_t significant = 0;
-            bool leading = true;
-            for (char c : text) {
-                if (c < '0' || c > '9') continue;
-                if (leading && c == '0') continue;
-                leading = false;
-                ++significant;
-            }
-            if (significant <= 15) return Json::parse(text);
-            return text;
-        }
-        case TypeId::Struct: {
-            Json obj = Json::object();
-            const auto& fields = v.as_list();
-            for (size_t i = 0; i < fields.size(); ++i)
-                obj[v.type().field_name(i)] = value_to_json(fields[i]);
-            return obj;
-        }
-        case TypeId::Map: {
-            // Text keys make a JSON object; other keys an array of {"key", "value"} objects.
-            const bool text_keys = v.type().field_type(0).id() == TypeId::String;
-            Json out = text_keys ? Json::object() : Json::array();
-            for (const auto& entry : v.as_list()) {
-                const auto& kv = entry.as_list();
-                if (text_keys) {
-                    out[kv[0].as_string()] = value_to_json(kv[1]);
-                } else {
-                    out.push_back({{"key", value_to_json(kv[0])}, {"value", value_to_json(kv[1])}});
-                }
-            }
-            return out;
-        }
-        case TypeId::Null:
-            break;
-    }
-    return nullptr;
-}
-
-std::string value_to_text(const Value& v) {
-    if (v.is_null()) return "null";
-    switch (v.type().id()) {
-        case TypeId::Float32:
-            return shortest(static_cast<float>(v.as_double()));
-        case TypeId::Float64:
-            return shortest(v.as_double());
-        case TypeId::String:
-        case TypeId::Decimal:
-            return v.as_string();
-        case TypeId::List:
-        case TypeId::FixedList:
-        case TypeId::Struct:
-        case TypeId::Map:
-            return value_to_json(v).dump();
-        default: {
-            const Json j = value_to_json(v);
-            return j.is_string() ? j.get<std::string>() : j.dump();
-        }
-    }
-}
-
 Json frame_to_json(const DataFrame& df) {
-    const std::vector<std::string> labels = unique_labels(df);
+    const std::vector<std::string> labels = json_labels(df);
     Json rows = Json::array();
     for (size_t r = 0; r < df.rows(); ++r) {
         Json row = Json::object();
@@ -186,8 +44,12 @@ Json frame_to_json(const DataFrame& df) {
 }
 
 void print_csv_header(std::ostream& out, const std::vector<ColumnType>& columns) {
-    for (size_t c = 0; c < columns.size(); ++c) out << (c ? "," : "") << csv_field(columns[c].name);
-    out << '\n';
+    std::string line;
+    for (size_t c = 0; c < columns.size(); ++c) {
+        if (c) line += ',';
+        append_csv_field(line, columns[c].name);
+    }
+    out << line << '\n';
 }
 
 void print_csv_header(std::ostream& out, const DataFrame& df) {
@@ -199,24 +61,37 @@ void print_csv(std::ostream& out, const DataFrame& df) {
     print_csv_rows(out, df);
 }
 
-void print_json_rows(std::ostream& out, const DataFrame& df, bool first) {
-    const std::vector<std::string> labels = unique_labels(df);
+namespace {
+
+// Rows of `df` made into text by `append_row` and written a few hundred kilobytes at a time.
+template <typename AppendRow>
+void write_rows(std::ostream& out, const DataFrame& df, AppendRow append_row) {
+    constexpr size_t kFlushBytes = 256 * 1024;
+    std::string text;
+    text.reserve(kFlushBytes + 4096);
     for (size_t r = 0; r < df.rows(); ++r) {
-        Json row = Json::object();
-        for (size_t c = 0; c < df.columns(); ++c) row[labels[c]] = value_to_json(df.value(r, c));
-        if (!first || r > 0) out << ',';
-        out << row.dump(-1, ' ', false, Json::error_handler_t::replace);
+        append_row(text, r);
+        if (text.size() >= kFlushBytes) {
+            out.write(text.data(), static_cast<std::streamsize>(text.size()));
+            text.clear();
+        }
     }
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+}
+
+}  // namespace
+
+void print_json_rows(std::ostream& out, const DataFrame& df, bool first) {
+    const RowText rows(df);
+    write_rows(out, df, [&](std::string& text, size_t r) {
+        if (!first || r > 0) text += ',';
+        rows.append_json(text, r);
+    });
 }
 
 void print_csv_rows(std::ostream& out, const DataFrame& df) {
-    for (size_t r = 0; r < df.rows(); ++r) {
-        for (size_t c = 0; c < df.columns(); ++c) {
-            if (c) out << ',';
-            if (!df.is_null(r, c)) out << csv_field(value_to_text(df.value(r, c)));
-        }
-        out << '\n';
-    }
+    const RowText rows(df);
+    write_rows(out, df, [&](std::string& text, size_t r) { rows.append_csv(text, r); });
 }
 
 void print_table(std::ostream& out, const DataFrame& df, size_t max_cell) {

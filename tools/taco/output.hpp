@@ -1,11 +1,6 @@
-// Printing metadata values and DataFrames for the read commands: JSON (machine), CSV, and an
-// aligned text table (people). One value formatting everywhere:
-//  - floats: shortest text that reads back to the same value (float32 as float32: 45.2);
-//  - timestamps: ISO-8601 UTC ("2023-01-01T00:00:00Z"), microseconds only when non-zero;
-//  - binary: lowercase hex; lists: JSON arrays; null: JSON null / empty CSV field / "null".
+// Printing DataFrames for the read commands: JSON (machine), CSV, and an aligned text table
+// (people). Each cell is formatted as text/value_text.hpp says.
 #pragma once
-
-#include <nlohmann/json.hpp>
 
 #include <functional>
 #include <ostream>
@@ -15,14 +10,9 @@
 
 #include "taco/dataframe.hpp"
 #include "taco/value.hpp"
+#include "text/value_text.hpp"
 
 namespace taco::cli {
-
-using Json = nlohmann::ordered_json;
-
-Json value_to_json(const Value& v);
-/// Text of one cell for tables and CSV (lists as JSON text, null as "null").
-std::string value_to_text(const Value& v);
 
 /// Rows as a JSON array of objects (a repeated column name gets a `_1`, `_2`... suffix).
 Json frame_to_json(const DataFrame& df);

@@ -1,0 +1,204 @@
+#include "text/row_text.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <map>
+
+#include "model/time_format.hpp"
+#include "text/value_text.hpp"
+
+namespace taco::cli {
+namespace {
+
+// How value_to_json's text is printed for a row: compact, UTF-8 as is, bytes that are not
+// UTF-8 replaced (the JSON stays valid whatever the metadata holds).
+std::string dump(const Json& j) {
+    return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+void append_int(std::string& out, int64_t v) {
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
+}
+
+// A JSON number for a finite double, in the text nlohmann's dump gives it (its own shortest
+// round-trip form, e.g. "1.0", "1e+20"): the same function dump calls.
+void append_json_double(std::string& out, double v) {
+    if (!std::isfinite(v)) {
+        out += "null";
+        return;
+    }
+    char buf[64];
+    const char* end = nlohmann::detail::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, static_cast<size_t>(end - buf));
+}
+
+// Text that JSON takes between quotes as it is: printable ASCII without '"' or '\'. Anything
+// else (escapes, UTF-8, bytes that are not UTF-8) is left to nlohmann's serializer.
+bool plain_json_text(std::string_view s) {
+    for (unsigned char c : s) {
+        if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') return false;
+    }
+    return true;
+}
+
+void append_json_string(std::string& out, std::string_view s) {
+    if (plain_json_text(s)) {
+        out += '"';
+        out.append(s);
+        out += '"';
+    } else {
+        out += dump(Json(std::string(s)));
+    }
+}
+
+std::string date_text(int64_t days) {
+    return model::format_iso_utc(days * 86'400'000'000LL).substr(0, 10);
+}
+
+}  // namespace
+
+std::vector<std::string> json_labels(const DataFrame& df) {
+    std::vector<std::string> out;
+    std::map<std::string, int> seen;
+    for (const auto& c : df.schema()) {
+        const int n = seen[c.name]++;
+        out.push_back(n == 0 ? c.name : c.name + "_" + std::to_string(n));
+    }
+    return out;
+}
+
+RowText::RowText(const DataFrame& df) : df_(df) {
+    for (const ColumnType& c : df.schema()) {
+        switch (c.type.id()) {
+            case TypeId::Int32:
+            case TypeId::Int64:
+                kinds_.push_back(Kind::Int);
+                break;
+            case TypeId::Bool:
+                kinds_.push_back(Kind::Bool);
+                break;
+            case TypeId::Float32:
+                kinds_.push_back(Kind::Float32);
+                break;
+            case TypeId::Float64:
+                kinds_.push_back(Kind::Float64);
+                break;
+            case TypeId::Timestamp:
+            case TypeId::TimestampTz:
+                kinds_.push_back(Kind::Timestamp);
+                break;
+            case TypeId::Date:
+                kinds_.push_back(Kind::Date);
+                break;
+            case TypeId::String:
+                kinds_.push_back(Kind::Text);
+                break;
+            case TypeId::Binary:
+                kinds_.push_back(Kind::Bytes);
+                break;
+            default:  // lists, structs, maps, decimals, the NULL type: through a Value
+                kinds_.push_back(Kind::Other);
+                break;
+        }
+    }
+    for (const std::string& label : json_labels(df)) json_keys_.push_back(dump(Json(label)) + ":");
+}
+
+void RowText::append_csv(std::string& out, size_t row) const {
+    for (size_t c = 0; c < kinds_.size(); ++c) {
+        if (c) out += ',';
+        if (!df_.is_null(row, c)) append_csv_cell(out, row, c);
+    }
+    out += '\n';
+}
+
+void RowText::append_json(std::string& out, size_t row) const {
+    out += '{';
+    for (size_t c = 0; c < kinds_.size(); ++c) {
+        if (c) out += ',';
+        out += json_keys_[c];
+        if (df_.is_null(row, c)) {
+            out += "null";
+        } else {
+            append_json_cell(out, row, c);
+        }
+    }
+    out += '}';
+}
+
+void RowText::append_csv_cell(std::string& out, size_t row, size_t col) const {
+    switch (kinds_[col]) {
+        case Kind::Int:
+            append_int(out, df_.get_int(row, col));
+            return;
+        case Kind::Bool:
+            out += df_.get_bool(row, col) ? "true" : "false";
+            return;
+        case Kind::Float32:
+            out += shortest_text(static_cast<float>(df_.get_double(row, col)));
+            return;
+        case Kind::Float64:
+            out += shortest_text(df_.get_double(row, col));
+            return;
+        case Kind::Timestamp:
+            out += model::format_iso_utc(df_.get_int(row, col));
+            return;
+        case Kind::Date:
+            out += date_text(df_.get_int(row, col));
+            return;
+        case Kind::Text:
+            append_csv_field(out, df_.get_string(row, col));
+            return;
+        case Kind::Bytes:
+            out += hex_text(df_.get_string(row, col));
+            return;
+        case Kind::Other:
+            append_csv_field(out, value_to_text(df_.value(row, col)));
+            return;
+    }
+}
+
+void RowText::append_json_cell(std::string& out, size_t row, size_t col) const {
+    switch (kinds_[col]) {
+        case Kind::Int:
+            append_int(out, df_.get_int(row, col));
+            return;
+        case Kind::Bool:
+            out += df_.get_bool(row, col) ? "true" : "false";
+            return;
+        case Kind::Float32: {
+            // value_to_json's float32: its shortest float text, read back as a double.
+            const float f = static_cast<float>(df_.get_double(row, col));
+            append_json_double(out, std::isfinite(f) ? std::stod(shortest_text(f)) : NAN);
+            return;
+        }
+        case Kind::Float64:
+            append_json_double(out, df_.get_double(row, col));
+            return;
+        case Kind::Timestamp:
+            out += '"';
+            out += model::format_iso_utc(df_.get_int(row, col));
+            out += '"';
+            return;
+        case Kind::Date:
+            out += '"';
+            out += date_text(df_.get_int(row, col));
+            out += '"';
+            return;
+        case Kind::Text:
+            append_json_string(out, df_.get_string(row, col));
+            return;
+        case Kind::Bytes:
+            out += '"';
+            out += hex_text(df_.get_string(row, col));
+            out += '"';
+            return;
+        case Kind::Other:
+            out += dump(value_to_json(df_.value(row, col)));
+            return;
+    }
+}
+
+}  // namespace taco::cli

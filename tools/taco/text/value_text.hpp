@@ -1,0 +1,34 @@
+// One cell's text, as every read command prints it: JSON (machine), CSV and the aligned table.
+//  - floats: shortest text that reads back to the same value (float32 as float32: 45.2);
+//  - timestamps: ISO-8601 UTC ("2023-01-01T00:00:00Z"), microseconds only when non-zero;
+//  - binary: lowercase hex; lists: JSON arrays; null: JSON null / empty CSV field / "null".
+// Kept apart from output.cpp (which prints whole frames and runs commands) so the unit tests can
+// hold the fast row writer (row_text.hpp) to exactly these bytes.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <string_view>
+
+#include "taco/value.hpp"
+
+namespace taco::cli {
+
+using Json = nlohmann::ordered_json;
+
+Json value_to_json(const Value& v);
+/// Text of one cell for tables and CSV (lists as JSON text, null as "null").
+std::string value_to_text(const Value& v);
+
+/// Shortest decimal that parses back to the same float or double; "NaN", "Infinity",
+/// "-Infinity" for the values JSON has no number for.
+std::string shortest_text(float v);
+std::string shortest_text(double v);
+/// Bytes as lowercase hex.
+std::string hex_text(std::string_view bytes);
+/// Appends `s` as an RFC 4180 CSV field: quoted (inner quotes doubled) only when it holds a
+/// comma, a quote or a line break.
+void append_csv_field(std::string& out, std::string_view s);
+
+}  // namespace taco::cli
