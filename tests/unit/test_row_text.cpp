@@ -1,5 +1,5 @@
-// `taco sql --csv/--json` rows (tools/taco/text/row_text.*): the rows written in place from the
-// typed getters are, byte for byte, what printing each cell through value_to_text /
+// `taco sql --csv/--json` rows and table cells (tools/taco/text/row_text.*): the text written in
+// place from the typed getters is, byte for byte, what printing each cell through value_to_text /
 // value_to_json gives, for every column type and the values that need care (NULLs, NaN and
 // infinities, -0.0, float32, long and old timestamps, quotes, commas, line breaks, control
 // characters and UTF-8 in text, bytes, nested values, repeated column names).
@@ -83,6 +83,18 @@ TEST(RowText, JsonRowsAreWhatEachValuePrints) {
         rows.append_json(object, r);
         EXPECT_EQ(object, json_by_values(df, r)) << "row " << r;
         EXPECT_TRUE(cli::Json::accept(object)) << object;
+    }
+}
+
+TEST(RowText, TableCellsAreWhatEachValuePrints) {
+    const DataFrame df = edge_rows();
+    const cli::RowText rows(df);
+    for (size_t r = 0; r < df.rows(); ++r) {
+        for (size_t c = 0; c < df.columns(); ++c) {
+            std::string text = "kept:";  // appended to, never replaced
+            rows.append_text(text, r, c);
+            EXPECT_EQ(text, "kept:" + cli::value_to_text(df.value(r, c))) << r << ", " << c;
+        }
     }
 }
 

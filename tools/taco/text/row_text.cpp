@@ -128,7 +128,11 @@ void RowText::append_json(std::string& out, size_t row) const {
     out += '}';
 }
 
-void RowText::append_csv_cell(std::string& out, size_t row, size_t col) const {
+void RowText::append_text(std::string& out, size_t row, size_t col) const {
+    if (df_.is_null(row, col)) {
+        out += "null";
+        return;
+    }
     switch (kinds_[col]) {
         case Kind::Int:
             append_int(out, df_.get_int(row, col));
@@ -149,13 +153,29 @@ void RowText::append_csv_cell(std::string& out, size_t row, size_t col) const {
             out += date_text(df_.get_int(row, col));
             return;
         case Kind::Text:
-            append_csv_field(out, df_.get_string(row, col));
+            out.append(df_.get_string(row, col));
             return;
         case Kind::Bytes:
             out += hex_text(df_.get_string(row, col));
             return;
         case Kind::Other:
+            out += value_to_text(df_.value(row, col));
+            return;
+    }
+}
+
+void RowText::append_csv_cell(std::string& out, size_t row, size_t col) const {
+    // Only text and the JSON text of nested values can hold a comma, a quote or a line break:
+    // numbers, booleans, timestamps, dates and hex never need quoting.
+    switch (kinds_[col]) {
+        case Kind::Text:
+            append_csv_field(out, df_.get_string(row, col));
+            return;
+        case Kind::Other:
             append_csv_field(out, value_to_text(df_.value(row, col)));
+            return;
+        default:
+            append_text(out, row, col);
             return;
     }
 }

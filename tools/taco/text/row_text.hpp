@@ -1,4 +1,5 @@
-// The rows of a frame as `taco sql --csv` and `--json` print them, appended to a string. Each
+// The rows of a frame as `taco sql --csv` and `--json` print them (and the table view's cells),
+// appended to a string. Each
 // cell gets exactly the bytes value_to_text / value_to_json would give it (unit-tested against
 // them), but the common column types (integers, booleans, floats, timestamps, dates, text, bytes)
 // are read with the frame's typed getters and written in place: going through a Value and a JSON
@@ -25,6 +26,8 @@ class RowText {
     void append_csv(std::string& out, size_t row) const;
     /// Appends row `row` as one compact JSON object; text that is not UTF-8 gets U+FFFD.
     void append_json(std::string& out, size_t row) const;
+    /// Appends one cell as value_to_text prints it ("null" for a null cell): the table view.
+    void append_text(std::string& out, size_t row, size_t col) const;
 
   private:
     enum class Kind { Int, Bool, Float32, Float64, Timestamp, Date, Text, Bytes, Other };
