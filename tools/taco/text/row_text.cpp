@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <utility>
 
 #include "model/time_format.hpp"
 #include "text/value_text.hpp"
@@ -70,38 +71,25 @@ std::vector<std::string> json_labels(const DataFrame& df) {
 }
 
 RowText::RowText(const DataFrame& df) : df_(df) {
+    // The column types written from the typed getters; any other (lists, structs, maps,
+    // decimals, the NULL type) goes through its Value.
+    static constexpr std::pair<TypeId, Kind> kFast[] = {
+        {TypeId::Int32, Kind::Int},
+        {TypeId::Int64, Kind::Int},
+        {TypeId::Bool, Kind::Bool},
+        {TypeId::Float32, Kind::Float32},
+        {TypeId::Float64, Kind::Float64},
+        {TypeId::Timestamp, Kind::Timestamp},
+        {TypeId::TimestampTz, Kind::Timestamp},
+        {TypeId::Date, Kind::Date},
+        {TypeId::String, Kind::Text},
+        {TypeId::Binary, Kind::Bytes},
+    };
     for (const ColumnType& c : df.schema()) {
-        switch (c.type.id()) {
-            case TypeId::Int32:
-            case TypeId::Int64:
-                kinds_.push_back(Kind::Int);
-                break;
-            case TypeId::Bool:
-                kinds_.push_back(Kind::Bool);
-                break;
-            case TypeId::Float32:
-                kinds_.push_back(Kind::Float32);
-                break;
-            case TypeId::Float64:
-                kinds_.push_back(Kind::Float64);
-                break;
-            case TypeId::Timestamp:
-            case TypeId::TimestampTz:
-                kinds_.push_back(Kind::Timestamp);
-                break;
-            case TypeId::Date:
-                kinds_.push_back(Kind::Date);
-                break;
-            case TypeId::String:
-                kinds_.push_back(Kind::Text);
-                break;
-            case TypeId::Binary:
-                kinds_.push_back(Kind::Bytes);
-                break;
-            default:  // lists, structs, maps, decimals, the NULL type: through a Value
-                kinds_.push_back(Kind::Other);
-                break;
-        }
+        Kind kind = Kind::Other;
+        for (const auto& [id, fast] : kFast)
+            if (c.type.id() == id) kind = fast;
+        kinds_.push_back(kind);
     }
     for (const std::string& label : json_labels(df)) json_keys_.push_back(dump(Json(label)) + ":");
 }
@@ -183,10 +171,15 @@ void RowText::append_csv_cell(std::string& out, size_t row, size_t col) const {
 void RowText::append_json_cell(std::string& out, size_t row, size_t col) const {
     switch (kinds_[col]) {
         case Kind::Int:
-            append_int(out, df_.get_int(row, col));
+        case Kind::Bool:  // the same text as in a table: a JSON number or true/false
+            append_text(out, row, col);
             return;
-        case Kind::Bool:
-            out += df_.get_bool(row, col) ? "true" : "false";
+        case Kind::Timestamp:
+        case Kind::Date:
+        case Kind::Bytes:  // ASCII digits, dashes, colons, letters: a JSON string as they are
+            out += '"';
+            append_text(out, row, col);
+            out += '"';
             return;
         case Kind::Float32: {
             // value_to_json's float32: its shortest float text, read back as a double.
@@ -197,23 +190,8 @@ void RowText::append_json_cell(std::string& out, size_t row, size_t col) const {
         case Kind::Float64:
             append_json_double(out, df_.get_double(row, col));
             return;
-        case Kind::Timestamp:
-            out += '"';
-            out += model::format_iso_utc(df_.get_int(row, col));
-            out += '"';
-            return;
-        case Kind::Date:
-            out += '"';
-            out += date_text(df_.get_int(row, col));
-            out += '"';
-            return;
         case Kind::Text:
             append_json_string(out, df_.get_string(row, col));
-            return;
-        case Kind::Bytes:
-            out += '"';
-            out += hex_text(df_.get_string(row, col));
-            out += '"';
             return;
         case Kind::Other:
             out += dump(value_to_json(df_.value(row, col)));
