@@ -1,7 +1,6 @@
 #include "model/time_format.hpp"
 
 #include <cctype>
-#include <cstdio>
 
 namespace taco::model {
 namespace {
@@ -39,6 +38,39 @@ int64_t micros_from_civil(int64_t year, unsigned month, unsigned day, int64_t ho
     return ((days * 24 + hour) * 60 + minute) * 60 * 1000000 + second * 1000000 + microsecond;
 }
 
+namespace {
+
+// Writes digits by hand: snprintf was a fifth of `taco sql --csv`'s time on timestamps.
+struct IsoWriter {
+    char buf[64];
+    size_t n = 0;
+
+    void digits(int64_t v, int width) {
+        for (int i = width - 1; i >= 0; --i, v /= 10) buf[n + i] = static_cast<char>('0' + v % 10);
+        n += static_cast<size_t>(width);
+    }
+    void put(char c) { buf[n++] = c; }
+    // "YYYY-MM-DD" of `days` since 1970-01-01; a sign before years below 0, a fifth digit and
+    // more above 9999 (ISO 8601's expanded years).
+    void date(int64_t days) {
+        int64_t y;
+        unsigned m, d;
+        civil_from_days(days, y, m, d);
+        if (y < 0) put('-');
+        const uint64_t year = y < 0 ? 0 - static_cast<uint64_t>(y) : static_cast<uint64_t>(y);
+        int width = 4;
+        for (uint64_t big = 10000; year >= big && width < 19; big *= 10) ++width;
+        digits(static_cast<int64_t>(year), width);
+        put('-');
+        digits(m, 2);
+        put('-');
+        digits(d, 2);
+    }
+    std::string text() const { return std::string(buf, n); }
+};
+
+}  // namespace
+
 std::string format_iso_utc(int64_t micros) {
     int64_t days = micros / kMicrosPerDay;
     int64_t rem = micros % kMicrosPerDay;
@@ -46,39 +78,27 @@ std::string format_iso_utc(int64_t micros) {
         rem += kMicrosPerDay;
         --days;
     }
-    int64_t y;
-    unsigned m, d;
-    civil_from_days(days, y, m, d);
     const int64_t secs = rem / 1000000, frac = rem % 1000000;
-    // Digits written by hand: snprintf was a fifth of `taco sql --csv`'s time on timestamps.
-    char buf[64];
-    size_t n = 0;
-    auto put = [&](int64_t v, int width) {
-        for (int i = width - 1; i >= 0; --i, v /= 10) buf[n + i] = static_cast<char>('0' + v % 10);
-        n += static_cast<size_t>(width);
-    };
-    if (y >= 0 && y <= 9999) {
-        put(y, 4);
-    } else {  // outside 0000-9999: a sign, or a fifth digit, as "%04lld" prints them
-        n = static_cast<size_t>(
-            std::snprintf(buf, sizeof buf, "%04lld", static_cast<long long>(y)));
-    }
-    buf[n++] = '-';
-    put(m, 2);
-    buf[n++] = '-';
-    put(d, 2);
-    buf[n++] = 'T';
-    put(secs / 3600, 2);
-    buf[n++] = ':';
-    put(secs / 60 % 60, 2);
-    buf[n++] = ':';
-    put(secs % 60, 2);
+    IsoWriter w;
+    w.date(days);
+    w.put('T');
+    w.digits(secs / 3600, 2);
+    w.put(':');
+    w.digits(secs / 60 % 60, 2);
+    w.put(':');
+    w.digits(secs % 60, 2);
     if (frac) {
-        buf[n++] = '.';
-        put(frac, 6);
+        w.put('.');
+        w.digits(frac, 6);
     }
-    buf[n++] = 'Z';
-    return std::string(buf, n);
+    w.put('Z');
+    return w.text();
+}
+
+std::string format_iso_date(int64_t days) {
+    IsoWriter w;
+    w.date(days);
+    return w.text();
 }
 
 std::optional<int64_t> parse_iso_utc(const std::string& s) {

@@ -38,14 +38,28 @@ TEST(TimeFormat, FormatsTimesBefore1970) {
     EXPECT_EQ(format_iso_utc(-11670912000000000), "1600-03-01T00:00:00Z");
 }
 
-TEST(TimeFormat, YearsOutsideFourDigitsKeepTheirSignAndDigits) {
+TEST(TimeFormat, YearsOutsideFourDigitsAreIsoExpandedYears) {
     using taco::model::micros_from_civil;
     EXPECT_EQ(format_iso_utc(micros_from_civil(0, 1, 1, 0, 0, 0, 0)), "0000-01-01T00:00:00Z");
     EXPECT_EQ(format_iso_utc(micros_from_civil(10000, 1, 1, 0, 0, 0, 0)), "10000-01-01T00:00:00Z");
     EXPECT_EQ(format_iso_utc(micros_from_civil(-1, 12, 31, 23, 59, 59, 7)),
-              "-001-12-31T23:59:59.000007Z");
+              "-0001-12-31T23:59:59.000007Z");
     EXPECT_EQ(format_iso_utc(micros_from_civil(-12345, 6, 1, 1, 2, 3, 0)),
               "-12345-06-01T01:02:03Z");
+}
+
+TEST(TimeFormat, DatesAreTheDayAloneForEveryDuckDBDate) {
+    using taco::model::format_iso_date;
+    EXPECT_EQ(format_iso_date(0), "1970-01-01");
+    EXPECT_EQ(format_iso_date(-1), "1969-12-31");
+    EXPECT_EQ(format_iso_date(19'782), "2024-02-29");
+    // Five digits were cut to ten characters ("10000-01-0") when dates went through a timestamp.
+    EXPECT_EQ(format_iso_date(2'932'897), "10000-01-01");
+    EXPECT_EQ(format_iso_date(-719'529), "-0001-12-31");
+    // DuckDB's last and first finite DATEs ("5881580-07-10", "5877642-06-25 (BC)" in DuckDB),
+    // beyond a timestamp's microseconds (~292,000 years).
+    EXPECT_EQ(format_iso_date(2'147'483'646), "5881580-07-10");
+    EXPECT_EQ(format_iso_date(-2'147'483'646), "-5877641-06-25");
 }
 
 TEST(TimeFormat, EveryFieldReadsBackOverManyInstants) {

@@ -54,10 +54,6 @@ void append_json_string(std::string& out, std::string_view s) {
     }
 }
 
-std::string date_text(int64_t days) {
-    return model::format_iso_utc(days * 86'400'000'000LL).substr(0, 10);
-}
-
 }  // namespace
 
 std::vector<std::string> json_labels(const DataFrame& df) {
@@ -138,7 +134,7 @@ void RowText::append_text(std::string& out, size_t row, size_t col) const {
             out += model::format_iso_utc(df_.get_int(row, col));
             return;
         case Kind::Date:
-            out += date_text(df_.get_int(row, col));
+            out += model::format_iso_date(df_.get_int(row, col));
             return;
         case Kind::Text:
             out.append(df_.get_string(row, col));

@@ -90,8 +90,7 @@ Json value_to_json(const Value& v) {
         case TypeId::TimestampTz:
             return model::format_iso_utc(v.as_int());
         case TypeId::Date:
-            // Midnight UTC of that day, printed as its date alone.
-            return model::format_iso_utc(v.as_int() * 86'400'000'000LL).substr(0, 10);
+            return model::format_iso_date(v.as_int());
         case TypeId::Decimal: {
             // A JSON number when a double holds it exactly (15 significant digits), else the
             // exact text as a string: never a silently rounded number.
