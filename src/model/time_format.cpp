@@ -30,16 +30,6 @@ void civil_from_days(int64_t z, int64_t& y, unsigned& m, unsigned& d) {
 
 constexpr int64_t kMicrosPerDay = 86400LL * 1000000LL;
 
-}  // namespace
-
-int64_t micros_from_civil(int64_t year, unsigned month, unsigned day, int64_t hour, int64_t minute,
-                          int64_t second, int64_t microsecond) {
-    int64_t days = days_from_civil(year, month, day);
-    return ((days * 24 + hour) * 60 + minute) * 60 * 1000000 + second * 1000000 + microsecond;
-}
-
-namespace {
-
 // Writes digits by hand: snprintf was a fifth of `taco sql --csv`'s time on timestamps.
 struct IsoWriter {
     char buf[64];
@@ -70,6 +60,12 @@ struct IsoWriter {
 };
 
 }  // namespace
+
+int64_t micros_from_civil(int64_t year, unsigned month, unsigned day, int64_t hour, int64_t minute,
+                          int64_t second, int64_t microsecond) {
+    int64_t days = days_from_civil(year, month, day);
+    return ((days * 24 + hour) * 60 + minute) * 60 * 1000000 + second * 1000000 + microsecond;
+}
 
 std::string format_iso_utc(int64_t micros) {
     int64_t days = micros / kMicrosPerDay;

@@ -121,8 +121,7 @@ void print_table(std::ostream& out, const DataFrame& df, size_t max_cell) {
     for (size_t r = 0; r < df.rows(); ++r)
         for (size_t c = 0; c < ncol; ++c) widths[c] = std::max(widths[c], width(cell(r, c)));
 
-    std::string lines;
-    auto append_line = [&](auto cell_text) {
+    auto append_line = [&](std::string& lines, auto cell_text) {
         for (size_t c = 0; c < ncol; ++c) {
             if (c) lines += "  ";
             const std::string& t = cell_text(c);
@@ -130,20 +129,18 @@ void print_table(std::ostream& out, const DataFrame& df, size_t max_cell) {
             if (c + 1 < ncol) lines.append(widths[c] - width(t), ' ');
         }
         lines += '\n';
-        if (lines.size() >= 256 * 1024) {
-            out << lines;
-            lines.clear();
-        }
     };
-    append_line([&](size_t c) -> const std::string& { return header[c]; });
+    std::string head;
+    append_line(head, [&](size_t c) -> const std::string& { return header[c]; });
     for (size_t c = 0; c < ncol; ++c) {
-        if (c) lines += "  ";
-        lines.append(widths[c], '-');
+        if (c) head += "  ";
+        head.append(widths[c], '-');
     }
-    lines += '\n';
-    for (size_t r = 0; r < df.rows(); ++r)
-        append_line([&](size_t c) -> const std::string& { return cell(r, c); });
-    out << lines << "(" << df.rows() << " row" << (df.rows() == 1 ? "" : "s") << ")\n";
+    out << head << '\n';
+    write_rows(out, df, [&](std::string& lines, size_t r) {
+        append_line(lines, [&](size_t c) -> const std::string& { return cell(r, c); });
+    });
+    out << "(" << df.rows() << " row" << (df.rows() == 1 ? "" : "s") << ")\n";
 }
 
 namespace {

@@ -177,12 +177,10 @@ void RowText::append_json_cell(std::string& out, size_t row, size_t col) const {
             append_text(out, row, col);
             out += '"';
             return;
-        case Kind::Float32: {
-            // value_to_json's float32: its shortest float text, read back as a double.
-            const float f = static_cast<float>(df_.get_double(row, col));
-            append_json_double(out, std::isfinite(f) ? std::stod(shortest_text(f)) : NAN);
+        case Kind::Float32:
+            append_json_double(
+                out, float32_as_json_number(static_cast<float>(df_.get_double(row, col))));
             return;
-        }
         case Kind::Float64:
             append_json_double(out, df_.get_double(row, col));
             return;

@@ -28,6 +28,10 @@ std::string shortest_text(double v) {
     return shortest(v);
 }
 
+double float32_as_json_number(float v) {
+    return std::isfinite(v) ? std::stod(shortest_text(v)) : NAN;
+}
+
 std::string hex_text(std::string_view bytes) {
     static const char* digits = "0123456789abcdef";
     std::string out;
@@ -69,9 +73,8 @@ Json value_to_json(const Value& v) {
         case TypeId::Int64:
             return v.as_int();
         case TypeId::Float32: {
-            const float f = static_cast<float>(v.as_double());
-            if (!std::isfinite(f)) return nullptr;
-            return std::stod(shortest_text(f));
+            const double d = float32_as_json_number(static_cast<float>(v.as_double()));
+            return std::isfinite(d) ? Json(d) : Json(nullptr);
         }
         case TypeId::Float64:
             return std::isfinite(v.as_double()) ? Json(v.as_double()) : Json(nullptr);

@@ -25,6 +25,9 @@ std::string value_to_text(const Value& v);
 /// "-Infinity" for the values JSON has no number for.
 std::string shortest_text(float v);
 std::string shortest_text(double v);
+/// A float32 as a JSON number: the double its shortest float text reads as (45.2f is 45.2, not
+/// 45.200000762939453); NaN for NaN and the infinities, which JSON prints as null.
+double float32_as_json_number(float v);
 /// Bytes as lowercase hex.
 std::string hex_text(std::string_view bytes);
 /// Appends `s` as an RFC 4180 CSV field: quoted (inner quotes doubled) only when it holds a
