@@ -28,8 +28,7 @@ SrsPtr parse_crs(const std::string& crs) {
     SrsPtr srs(new OGRSpatialReference());
     // An unknown CRS becomes the caller's SchemaError, not a PROJ message on stderr.
     CPLPushErrorHandler(CPLQuietErrorHandler);
-    const OGRErr err =
-        srs->SetFromUserInput(crs.c_str(), OGRSpatialReference::SET_FROM_USER_INPUT_LIMITATIONS);
+    const OGRErr err = srs->SetFromUserInput(crs.c_str(), kCrsInputLimits);
     CPLPopErrorHandler();
     if (err != OGRERR_NONE) return nullptr;
     // WKB and GDAL geotransforms are written x (longitude/easting) first.

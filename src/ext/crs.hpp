@@ -23,6 +23,13 @@ struct TransformDeleter {
 using SrsPtr = std::unique_ptr<OGRSpatialReference, SrsDeleter>;
 using TransformPtr = std::unique_ptr<OGRCoordinateTransformation, TransformDeleter>;
 
+/// The options given to OGRSpatialReference::SetFromUserInput so that a CRS string never reaches
+/// the network or the file system: GDAL's SET_FROM_USER_INPUT_LIMITATIONS, spelled out because the
+/// `taco` program loads GDAL on first use (src/gdal_lazy/), which forwards functions, not data. A
+/// unit test holds the two equal.
+inline constexpr const char* kCrsInputLimits[] = {"ALLOW_NETWORK_ACCESS=NO", "ALLOW_FILE_ACCESS=NO",
+                                                  nullptr};
+
 /// The CRS `crs` names with traditional GIS axis order, or nullptr when GDAL/PROJ does not know
 /// it (no message on stderr: the caller raises the SchemaError).
 SrsPtr parse_crs(const std::string& crs);

@@ -7,6 +7,9 @@ namespace taco::ext::detail {
 namespace {
 
 // A "coordinate transformation" that hands each vertex to a callback; no CRS on either side.
+// This file is compiled without RTTI (CMakeLists.txt): a class derived from a GDAL class would
+// otherwise refer to GDAL's typeinfo object, data that the `taco` program, which loads GDAL on
+// first use (src/gdal_lazy/), cannot forward. GDAL only makes virtual calls on it.
 class Visitor final : public OGRCoordinateTransformation {
   public:
     explicit Visitor(const std::function<void(double&, double&)>& visit) : visit_(visit) {}

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ext/crs.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::spatial {
@@ -21,8 +22,7 @@ bool make_srs(const std::string& crs, OGRSpatialReference& srs) {
     if (crs.empty()) return false;
     // An unknown CRS is reported by the caller's QueryError, not by PROJ on stderr.
     CPLPushErrorHandler(CPLQuietErrorHandler);
-    const OGRErr err =
-        srs.SetFromUserInput(crs.c_str(), OGRSpatialReference::SET_FROM_USER_INPUT_LIMITATIONS);
+    const OGRErr err = srs.SetFromUserInput(crs.c_str(), ext::detail::kCrsInputLimits);
     CPLPopErrorHandler();
     if (err != OGRERR_NONE) return false;
     // Longitude first, as WKB and the user's (minx, miny, maxx, maxy) are written.

@@ -2,11 +2,13 @@
 // (names, order, types), centroids in EPSG:4326 (checked against values pyproj gives for the
 // same points), the antimeridian, and bad input naming the sample and the field.
 #include <gtest/gtest.h>
+#include <ogr_spatialref.h>
 
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "ext/crs.hpp"
 #include "ext/descriptions.hpp"
 #include "model/extent.hpp"
 #include "model/time_format.hpp"
@@ -92,6 +94,17 @@ TEST(Extensions, StacCentroidMatchesPyproj) {
     //   .transform(501000, 4499500) == (15.011827399184671, 40.646351515080156)
     EXPECT_NEAR(pt->x, 15.011827399184671, 1e-9);
     EXPECT_NEAR(pt->y, 40.646351515080156, 1e-9);
+}
+
+// The CRS input limits are spelled out for the `taco` program, which loads GDAL on first use and
+// so cannot read GDAL's own array (src/gdal_lazy/): they must stay GDAL's, entry for entry.
+TEST(Extensions, CrsInputLimitsAreGdals) {
+    const char* const* gdal = OGRSpatialReference::SET_FROM_USER_INPUT_LIMITATIONS;
+    size_t i = 0;
+    for (; gdal[i] && taco::ext::detail::kCrsInputLimits[i]; ++i)
+        EXPECT_STREQ(gdal[i], taco::ext::detail::kCrsInputLimits[i]) << i;
+    EXPECT_EQ(gdal[i], nullptr);
+    EXPECT_EQ(taco::ext::detail::kCrsInputLimits[i], nullptr);
 }
 
 TEST(Extensions, TimeMiddleFloorsNegativeMidpoints) {
