@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import struct
 import subprocess
 from pathlib import Path
 
@@ -19,6 +20,10 @@ osr = pytest.importorskip("osgeo.osr")
 
 if not TACO.is_file():
     pytest.skip(f"{TACO} is not built", allow_module_level=True)
+
+# The sanitizer build links GDAL as usual (UBSan's vptr checks refer to GDAL's typeinfo, which an
+# entry point cannot forward; CMakeLists.txt): there every process loads it at start.
+LAZY = not os.environ.get("TACO_SANITIZED")
 
 
 def traced(*args) -> tuple[subprocess.CompletedProcess, str]:
@@ -63,7 +68,7 @@ def test_the_binary_does_not_need_gdal_at_start():
     assert run.returncode == 0
     assert "taco" in run.stdout
     assert "file=libduckdb.so" in trace  # the trace works: what the binary does need is there
-    assert not loads_gdal(trace)
+    assert loads_gdal(trace) != LAZY
 
 
 def test_commands_that_never_call_gdal_do_not_load_it(plain_dataset: Path, tmp_path: Path):
@@ -75,7 +80,7 @@ def test_commands_that_never_call_gdal_do_not_load_it(plain_dataset: Path, tmp_p
                  ["create", "--from", tmp_path / "src", tmp_path / "again.tacozip"]):
         run, trace = traced(*args)
         assert run.returncode == 0, (args, run.stderr[-2000:])
-        assert not loads_gdal(trace), args
+        assert loads_gdal(trace) != LAZY, args
     run, _ = traced("sql", plain_dataset, "SELECT id FROM data ORDER BY id", "--csv")
     assert run.stdout.splitlines() == ["id", "a.bin", "b.bin"]
 
@@ -90,9 +95,8 @@ def test_a_command_that_calls_gdal_loads_it_at_first_use_and_gets_its_answers(tm
     # What GDAL computed through the lazily bound entry points: the CRS (OSR), the centroid
     # (a coordinate transformation) and the statistics (a raster read).
     run = subprocess.run([str(TACO), "sql", str(out),
-                          'SELECT "stac:crs", "stac:tensor_shape", "geotiff:stats", '
-                          'ST_X(ST_GeomFromWKB("stac:centroid")) AS lon, '
-                          'ST_Y(ST_GeomFromWKB("stac:centroid")) AS lat FROM data', "--json"],
+                          'SELECT "stac:crs", "stac:tensor_shape", "geotiff:stats", "stac:centroid" '
+                          'FROM data', "--json"],
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     row = json.loads(run.stdout)[0]
@@ -105,5 +109,6 @@ def test_a_command_that_calls_gdal_loads_it_at_first_use_and_gets_its_answers(tm
     wgs84.ImportFromEPSG(4326)
     wgs84.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
     lon, lat, _ = osr.CoordinateTransformation(utm, wgs84).TransformPoint(500150.0, 4499900.0)
-    assert row["lon"] == pytest.approx(lon, abs=1e-9)
-    assert row["lat"] == pytest.approx(lat, abs=1e-9)
+    wkb = bytes.fromhex(row["stac:centroid"])  # a little-endian WKB point
+    assert len(wkb) == 21 and wkb[0] == 1 and struct.unpack("<I", wkb[1:5])[0] == 1
+    assert struct.unpack("<dd", wkb[5:]) == pytest.approx((lon, lat), abs=1e-9)

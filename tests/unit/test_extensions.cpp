@@ -2,6 +2,7 @@
 // (names, order, types), centroids in EPSG:4326 (checked against values pyproj gives for the
 // same points), the antimeridian, and bad input naming the sample and the field.
 #include <gtest/gtest.h>
+#include <ogr_geometry.h>
 #include <ogr_spatialref.h>
 
 #include <cstring>
@@ -10,6 +11,7 @@
 
 #include "ext/crs.hpp"
 #include "ext/descriptions.hpp"
+#include "ext/vertex_visitor.hpp"
 #include "model/extent.hpp"
 #include "model/time_format.hpp"
 #include "model/wkb.hpp"
@@ -105,6 +107,43 @@ TEST(Extensions, CrsInputLimitsAreGdals) {
         EXPECT_STREQ(gdal[i], taco::ext::detail::kCrsInputLimits[i]) << i;
     EXPECT_EQ(gdal[i], nullptr);
     EXPECT_EQ(taco::ext::detail::kCrsInputLimits[i], nullptr);
+}
+
+// Every vertex of every geometry kind is visited once and moved in place, Z and M kept; an empty
+// point stays empty (OGR counts one point for it).
+TEST(Extensions, VisitVerticesMovesEveryVertexAndKeepsZAndM) {
+    struct Case {
+        std::string wkt, expected;
+        size_t vertices;
+    };
+    const std::vector<Case> cases = {
+        {"POINT (-170 1)", "POINT (190 1)", 1},
+        {"POINT Z (-170 1 5)", "POINT Z (190 1 5)", 1},
+        {"LINESTRING M (-170 1 7,10 2 8)", "LINESTRING M (190 1 7,10 2 8)", 2},
+        {"POLYGON ZM ((-170 0 1 2,-160 0 3 4,-160 5 5 6,-170 0 1 2))",
+         "POLYGON ZM ((190 0 1 2,200 0 3 4,200 5 5 6,190 0 1 2))", 4},
+        {"MULTIPOLYGON (((-1 0,1 0,1 1,-1 0)),((5 5,-6 5,6 6,5 5)))",
+         "MULTIPOLYGON (((359 0,1 0,1 1,359 0)),((5 5,354 5,6 6,5 5)))", 8},
+        {"GEOMETRYCOLLECTION (POINT EMPTY,LINESTRING (-1 1,2 2))",
+         "GEOMETRYCOLLECTION (POINT EMPTY,LINESTRING (359 1,2 2))", 2},
+        {"COMPOUNDCURVE (CIRCULARSTRING (-1 0,0 1,1 0),(1 0,-2 0))",
+         "COMPOUNDCURVE (CIRCULARSTRING (359 0,0 1,1 0),(1 0,358 0))", 5},
+    };
+    for (const auto& c : cases) {
+        OGRGeometry* g = nullptr;
+        ASSERT_EQ(OGRGeometryFactory::createFromWkt(c.wkt.c_str(), nullptr, &g), OGRERR_NONE)
+            << c.wkt;
+        size_t visits = 0;
+        taco::ext::detail::visit_vertices(*g, [&](double& x, double&) {
+            ++visits;
+            if (x < 0) x += 360.0;
+        });
+        OGRWktOptions iso;  // ISO WKT, which writes Z and M
+        iso.variant = wkbVariantIso;
+        EXPECT_EQ(g->exportToWkt(iso), c.expected) << c.wkt;
+        EXPECT_EQ(visits, c.vertices) << c.wkt;
+        OGRGeometryFactory::destroyGeometry(g);
+    }
 }
 
 TEST(Extensions, TimeMiddleFloorsNegativeMidpoints) {
