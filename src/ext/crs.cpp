@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "log/messages.hpp"
+
 namespace taco::ext::detail {
 
 std::string where(std::string_view sample_id, std::string_view field) {
@@ -25,6 +27,7 @@ void TransformDeleter::operator()(OGRCoordinateTransformation* ct) const {
 
 SrsPtr parse_crs(const std::string& crs) {
     if (crs.empty()) return nullptr;
+    log::route_gdal_messages();
     SrsPtr srs(new OGRSpatialReference());
     // An unknown CRS becomes the caller's SchemaError, not a PROJ message on stderr.
     CPLPushErrorHandler(CPLQuietErrorHandler);

@@ -21,6 +21,9 @@ TACO_HIDDEN extern void* taco_gdal_slots[];
 TACO_HIDDEN extern void* taco_gdal_slots_end[];
 TACO_HIDDEN void* taco_gdal_resolve(void** slot) noexcept;
 bool taco_gdal_lazy_unloaded() noexcept;
+// The library's hook for a freshly loaded GDAL (src/log/messages.cpp routes GDAL's messages); weak,
+// so this file links without it.
+void taco_gdal_after_load() noexcept __attribute__((weak));
 }
 
 namespace {
@@ -56,6 +59,8 @@ void load_all() {
         __atomic_store_n(&taco_gdal_slots[i], fn, __ATOMIC_RELEASE);
     }
     g_loaded.store(true, std::memory_order_release);
+    // Its GDAL calls go straight through the filled slots.
+    if (taco_gdal_after_load) taco_gdal_after_load();
 }
 
 void lock_before_fork() {

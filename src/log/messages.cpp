@@ -2,6 +2,7 @@
 
 #include <cpl_error.h>
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 
@@ -39,8 +40,13 @@ void set_log_handler(LogHandler handler) {
 namespace log {
 
 void route_gdal_messages() {
-    static std::once_flag once;
-    std::call_once(once, [] { CPLSetErrorHandler(on_gdal_message); });
+    // A flag, not std::call_once: in a program that loads GDAL on first use, this call's
+    // CPLSetErrorHandler may be GDAL's first call, which loads GDAL and calls this again
+    // (taco_gdal_after_load below) on the same thread. Setting the same handler twice is harmless.
+    static std::atomic<bool> routed{false};
+    if (routed.load(std::memory_order_acquire)) return;
+    CPLSetErrorHandler(on_gdal_message);
+    routed.store(true, std::memory_order_release);
 }
 
 void emit(LogLevel level, std::string_view source, std::string_view message) {
@@ -54,3 +60,10 @@ void emit(LogLevel level, std::string_view source, std::string_view message) {
 
 }  // namespace log
 }  // namespace taco
+
+// Called by src/gdal_lazy/ once it has loaded GDAL in a program that loads it on first use (the
+// `taco` program): GDAL's messages are routed from its first call on, as they are where GDAL is
+// linked and `load()` or a raster path routes them before any call.
+extern "C" void taco_gdal_after_load() noexcept {
+    taco::log::route_gdal_messages();
+}

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "ext/crs.hpp"
+#include "log/messages.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::spatial {
@@ -20,6 +21,7 @@ constexpr int kEdgePoints = 64;
 
 bool make_srs(const std::string& crs, OGRSpatialReference& srs) {
     if (crs.empty()) return false;
+    log::route_gdal_messages();  // GEOS and PROJ warn through GDAL while the box is tested
     // An unknown CRS is reported by the caller's QueryError, not by PROJ on stderr.
     CPLPushErrorHandler(CPLQuietErrorHandler);
     const OGRErr err = srs.SetFromUserInput(crs.c_str(), ext::detail::kCrsInputLimits);

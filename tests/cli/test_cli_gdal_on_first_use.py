@@ -112,3 +112,21 @@ def test_a_command_that_calls_gdal_loads_it_at_first_use_and_gets_its_answers(tm
     wkb = bytes.fromhex(row["stac:centroid"])  # a little-endian WKB point
     assert len(wkb) == 21 and wkb[0] == 1 and struct.unpack("<I", wkb[1:5])[0] == 1
     assert struct.unpack("<dd", wkb[5:]) == pytest.approx((lon, lat), abs=1e-9)
+
+
+def test_gdal_messages_are_routed_from_its_first_call(tmp_path: Path):
+    """GDAL's own messages reach taco's log ("taco: warning: GDAL: ..."), never GDAL's default
+    printer ("Warning 1: ..."), also when the first GDAL call of the process is a filter's."""
+    src = tmp_path / "rasters"
+    geotiff(src / "scene.tif")
+    out = tmp_path / "stac.tacozip"
+    run = subprocess.run([str(TACO), "create", "--from", str(src), str(out), "--stac"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    # A box in a geocentric CRS reprojects into a self-intersecting polygon: GEOS warns via GDAL.
+    run = subprocess.run([str(TACO), "filter", str(out), "--bbox", "14,40,16,41", "--crs",
+                          "EPSG:4978"], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    lines = run.stderr.splitlines()
+    assert any(line.startswith("taco: warning: GDAL: ") for line in lines), run.stderr
+    assert not [line for line in lines if line.startswith(("Warning ", "ERROR "))], run.stderr
