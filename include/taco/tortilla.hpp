@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,9 +33,9 @@ class Tortilla {
     /// Throws SchemaError naming the sample and column that break a rule.
     explicit Tortilla(std::vector<Sample> samples, TortillaOptions options = {});
 
-    const std::vector<Sample>& samples() const { return samples_; }
-    size_t size() const { return samples_.size(); }
-    const Sample& operator[](size_t i) const { return samples_[i]; }
+    const std::vector<Sample>& samples() const { return samples_ ? *samples_ : moved_from(); }
+    size_t size() const { return samples().size(); }
+    const Sample& operator[](size_t i) const { return (*samples_)[i]; }
     /// The extension columns shared by all samples, in order (types resolved across samples).
     const std::vector<ColumnType>& schema() const { return schema_; }
     /// Total bytes of every FILE below this tortilla.
@@ -43,7 +44,10 @@ class Tortilla {
     size_t depth() const { return depth_; }
 
   private:
-    std::vector<Sample> samples_;
+    // Shared: a Tortilla never changes once built, and it is copied whole into every Taco and
+    // FOLDER sample made from it (a Python Taco copied a million samples' fields).
+    std::shared_ptr<const std::vector<Sample>> samples_;
+    static const std::vector<Sample>& moved_from();
     std::vector<ColumnType> schema_;
     uint64_t total_size_ = 0;
     size_t depth_ = 1;

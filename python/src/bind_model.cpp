@@ -82,8 +82,8 @@ void bind_model(nb::module_& m) {
                        "A FILE (bytes on disk or in memory) or a FOLDER (a Tortilla of children).")
         .def_static(
             "file",
-            [](std::string id, const std::filesystem::path& path) {
-                return Sample::file(std::move(id), path);
+            [](std::string id, std::filesystem::path path) {
+                return Sample::file(std::move(id), std::move(path));
             },
             "id"_a, "path"_a,
             "FILE sample whose bytes are read from `path` when the dataset is written.")

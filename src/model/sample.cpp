@@ -76,7 +76,12 @@ void validate_extension_key(const std::string& key) {
             bad("expected only letters, digits, '_' and at most one ':'");
 }
 
-Sample Sample::file(std::string id, const std::filesystem::path& path) {
+const std::filesystem::path& Sample::no_path() {
+    static const std::filesystem::path empty;
+    return empty;
+}
+
+Sample Sample::file(std::string id, std::filesystem::path path) {
     validate_sample_id(id);
     // One stat for existence, type and size: millions of files make every syscall count.
     struct stat st;
@@ -89,7 +94,8 @@ Sample Sample::file(std::string id, const std::filesystem::path& path) {
     Sample s;
     s.id_ = std::move(id);
     s.type_ = SampleType::File;
-    s.path_ = path.is_absolute() ? path : std::filesystem::absolute(path);
+    if (!path.is_absolute()) path = std::filesystem::absolute(path);
+    s.path_ = std::make_shared<const std::filesystem::path>(std::move(path));
     s.size_ = static_cast<uint64_t>(st.st_size);
     return s;
 }
@@ -129,12 +135,16 @@ const Tortilla& Sample::children() const {
     return *children_;
 }
 
-Sample& Sample::set(std::string key, Value value) {
+void Sample::check_field(const std::string& key, const Value& value) const {
     validate_extension_key(key);
     if (!text_is_valid_utf8(value)) {
         throw SchemaError("sample '" + id_ + "' field '" + key +
                           "': text is not valid UTF-8 (store raw bytes as binary)");
     }
+}
+
+Sample& Sample::set(std::string key, Value value) {
+    check_field(key, value);
     for (auto& f : fields_) {
         if (f.name == key) {
             f.value = std::move(value);
@@ -151,6 +161,22 @@ Sample& Sample::set(std::string key, Value value) {
 
 Sample& Sample::extend_with(const std::vector<Field>& fields) {
     for (const auto& f : fields) set(f.name, f.value);
+    return *this;
+}
+
+Sample& Sample::extend_with(std::vector<Field>&& fields) {
+    auto repeats_a_name = [&] {
+        for (size_t i = 0; i < fields.size(); ++i)
+            for (size_t j = 0; j < i; ++j)
+                if (fields[i].name == fields[j].name) return true;
+        return false;
+    };
+    if (!fields_.empty() || fields.size() > 16 || repeats_a_name()) {
+        for (auto& f : fields) set(std::move(f.name), std::move(f.value));
+        return *this;
+    }
+    for (const auto& f : fields) check_field(f.name, f.value);  // all before anything changes
+    fields_ = std::move(fields);
     return *this;
 }
 

@@ -100,15 +100,14 @@ std::vector<ColumnType> aligned_schema(const std::vector<Sample>& samples) {
 
 }  // namespace
 
-Tortilla::Tortilla(std::vector<Sample> samples, TortillaOptions options)
-    : samples_(std::move(samples)) {
-    if (samples_.empty()) throw SchemaError("Tortilla must contain at least one sample");
-    check_unique_ids(samples_);
+Tortilla::Tortilla(std::vector<Sample> samples, TortillaOptions options) {
+    if (samples.empty()) throw SchemaError("Tortilla must contain at least one sample");
+    check_unique_ids(samples);
     if (options.strict_schema) {
-        schema_ = strict_schema(samples_);
+        schema_ = strict_schema(samples);
     } else {
-        schema_ = aligned_schema(samples_);
-        for (auto& s : samples_) {
+        schema_ = aligned_schema(samples);
+        for (auto& s : samples) {
             std::vector<Field> aligned;
             aligned.reserve(schema_.size());
             for (const auto& col : schema_) {
@@ -121,24 +120,30 @@ Tortilla::Tortilla(std::vector<Sample> samples, TortillaOptions options)
     if (options.pad_to) {
         size_t k = *options.pad_to;
         if (k == 0) throw SchemaError("Tortilla pad_to must be at least 1");
-        size_t missing = (k - samples_.size() % k) % k;
+        size_t missing = (k - samples.size() % k) % k;
         // Padding exists to even out tortilla sizes, not to multiply them: a typo such as
         // pad_to=100000000 would otherwise run for hours writing empty samples.
-        const size_t allowed = std::max(kMaxPaddingFloor, kMaxPaddingFactor * samples_.size());
+        const size_t allowed = std::max(kMaxPaddingFloor, kMaxPaddingFactor * samples.size());
         if (k > kMaxPadTo || missing > allowed) {
             throw SchemaError(
                 "pad_to " + std::to_string(k) + " would add " + std::to_string(missing) +
-                " __TACOPAD__ samples to a tortilla of " + std::to_string(samples_.size()) +
+                " __TACOPAD__ samples to a tortilla of " + std::to_string(samples.size()) +
                 "; pad_to may be at most " + std::to_string(kMaxPadTo) + " and add at most max(" +
                 std::to_string(kMaxPaddingFloor) + ", " + std::to_string(kMaxPaddingFactor) +
                 " x samples) = " + std::to_string(allowed));
         }
-        for (size_t i = 0; i < missing; ++i) samples_.push_back(Sample::padding(i, schema_));
+        for (size_t i = 0; i < missing; ++i) samples.push_back(Sample::padding(i, schema_));
     }
-    for (const auto& s : samples_) {
+    for (const auto& s : samples) {
         total_size_ += s.size();
         if (s.is_folder()) depth_ = std::max(depth_, s.children().depth() + 1);
     }
+    samples_ = std::make_shared<const std::vector<Sample>>(std::move(samples));
+}
+
+const std::vector<Sample>& Tortilla::moved_from() {
+    static const std::vector<Sample> none;
+    return none;
 }
 
 }  // namespace taco
