@@ -139,6 +139,9 @@ std::optional<Value> cell(Kind k, std::string_view format, const ArrowArray& a, 
         case Kind::Date32:
             return Value::date(at<int32_t>(a, 1, i));
         case Kind::TimestampUs:
+            // A UTC column keeps its zone, as its nulls do and as tacotoolbox writes it; other
+            // zones become plain UTC instants (their nulls stay untyped, null_type).
+            if (format == "tsu:UTC") return Value::timestamp_tz(at<int64_t>(a, 1, i));
             return Value::timestamp(at<int64_t>(a, 1, i));
     }
     return std::nullopt;
@@ -158,47 +161,76 @@ struct ArrayGuard {
     }
 };
 
-}  // namespace
-
-std::optional<std::vector<Field>> arrow_row_fields(ArrowArrayStream* stream) {
-    struct StreamGuard {
-        ArrowArrayStream* s;
-        ~StreamGuard() {
-            if (s->release) s->release(s);
-        }
-    } stream_guard{stream};
-    SchemaGuard schema;
-    if (stream->get_schema(stream, &schema.s) != 0) return std::nullopt;
-    if (std::string_view(schema.s.format) != "+s") return std::nullopt;
+// The kind of each column of a struct schema; nullopt when one is left to the Python path.
+std::optional<std::vector<Kind>> column_kinds(const ArrowSchema& schema) {
+    if (std::string_view(schema.format) != "+s") return std::nullopt;
     std::vector<Kind> kinds;
-    for (int64_t j = 0; j < schema.s.n_children; ++j) {
-        const auto k = kind_of(*schema.s.children[j]);
+    kinds.reserve(static_cast<size_t>(schema.n_children));
+    for (int64_t j = 0; j < schema.n_children; ++j) {
+        const auto k = kind_of(*schema.children[j]);
         if (!k) return std::nullopt;
         kinds.push_back(*k);
     }
-    // The one row may sit in any batch of the stream; empty batches around it are fine.
-    ArrayGuard row;
-    int64_t rows = 0;
+    return kinds;
+}
+
+// Row `row` of `batch` (a struct array of `schema`'s columns) as fields.
+std::optional<std::vector<Field>> row_fields(const ArrowSchema& schema,
+                                             const std::vector<Kind>& kinds,
+                                             const ArrowArray& batch, int64_t row) {
+    if (batch.n_children != schema.n_children) return std::nullopt;
+    std::vector<Field> fields;
+    fields.reserve(kinds.size());
+    for (size_t j = 0; j < kinds.size(); ++j) {
+        const ArrowArray& column = *batch.children[j];
+        // A child's positions are relative to its parent's offset, its buffers to its own.
+        auto value =
+            cell(kinds[j], schema.children[j]->format, column, column.offset + batch.offset + row);
+        if (!value) return std::nullopt;
+        fields.push_back({schema.children[j]->name, std::move(*value)});
+    }
+    return fields;
+}
+
+struct StreamGuard {
+    ArrowArrayStream* s;
+    ~StreamGuard() {
+        if (s->release) s->release(s);
+    }
+};
+
+}  // namespace
+
+std::optional<std::vector<std::vector<Field>>> arrow_rows_fields(ArrowArrayStream* stream,
+                                                                 size_t rows) {
+    StreamGuard stream_guard{stream};
+    SchemaGuard schema;
+    if (stream->get_schema(stream, &schema.s) != 0) return std::nullopt;
+    const auto kinds = column_kinds(schema.s);
+    if (!kinds) return std::nullopt;
+    std::vector<std::vector<Field>> out;
+    out.reserve(rows);
+    // Rows may be spread over any number of batches, empty ones included.
     for (;;) {
         ArrayGuard batch;
         if (stream->get_next(stream, &batch.a) != 0) return std::nullopt;
         if (batch.a.release == nullptr) break;  // end of stream
-        rows += batch.a.length;
-        if (rows > 1) return std::nullopt;
-        if (batch.a.length == 1) std::swap(row.a, batch.a);
+        if (batch.a.length < 0 || out.size() + static_cast<size_t>(batch.a.length) > rows)
+            return std::nullopt;
+        for (int64_t i = 0; i < batch.a.length; ++i) {
+            auto fields = row_fields(schema.s, *kinds, batch.a, i);
+            if (!fields) return std::nullopt;
+            out.push_back(std::move(*fields));
+        }
     }
-    if (rows != 1 || row.a.n_children != schema.s.n_children) return std::nullopt;
-    std::vector<Field> fields;
-    fields.reserve(kinds.size());
-    for (size_t j = 0; j < kinds.size(); ++j) {
-        const ArrowArray& column = *row.a.children[j];
-        // A child's positions are relative to its parent's offset, its buffers to its own.
-        auto value =
-            cell(kinds[j], schema.s.children[j]->format, column, column.offset + row.a.offset);
-        if (!value) return std::nullopt;
-        fields.push_back({schema.s.children[j]->name, std::move(*value)});
-    }
-    return fields;
+    if (out.size() != rows) return std::nullopt;
+    return out;
+}
+
+std::optional<std::vector<Field>> arrow_row_fields(ArrowArrayStream* stream) {
+    auto rows = arrow_rows_fields(stream, 1);
+    if (!rows) return std::nullopt;
+    return std::move(rows->front());
 }
 
 }  // namespace taco::py

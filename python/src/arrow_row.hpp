@@ -1,7 +1,9 @@
 // One row of an Arrow C stream read straight from its buffers: what `Sample.extend_with(<1-row
 // pyarrow Table>)` adds, without a Python object per cell. A metadata table sliced into one
 // table per sample (tacotoolbox's idiom) spent ~6 us per sample making pyarrow scalars and
-// Python values; this takes ~1 us (issue 15: Python create within 2x of the CLI).
+// Python values; this takes ~1 us (issue 15: Python create within 2x of the CLI). Many such
+// rows, concatenated into one table, are read in one pass (arrow_rows_fields): pyarrow's export
+// and stream callbacks then cost once instead of ~9 us per sample.
 #pragma once
 
 #include <optional>
@@ -19,5 +21,11 @@ namespace taco::py {
 /// this reader leaves to the Python path: another column type, a dictionary,
 /// not exactly one row, text that is not UTF-8, or a stream error.
 std::optional<std::vector<Field>> arrow_row_fields(ArrowArrayStream* stream);
+
+/// The fields of each of the `rows` rows of `stream` (consumed), in order, typed as
+/// arrow_row_fields types them; nullopt in the same cases, or when the stream does not hold
+/// exactly `rows` rows. Nothing is applied anywhere, so a caller can fall back row by row.
+std::optional<std::vector<std::vector<Field>>> arrow_rows_fields(ArrowArrayStream* stream,
+                                                                 size_t rows);
 
 }  // namespace taco::py

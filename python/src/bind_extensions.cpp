@@ -136,6 +136,10 @@ void bind_extensions(nb::module_& m) {
                     value = t ? Value::null(*t) : Value();
                 } else {
                     value = to_value(v, "sample '" + sample_id + "' field '" + names[i] + "'");
+                    // A UTC column keeps its zone, as its nulls do (arrow_row.cpp reads the same).
+                    if (value.type() == DataType::timestamp() &&
+                        type_from_arrow_name(arrow_types[i]) == DataType::timestamp_tz())
+                        value = Value::timestamp_tz(value.as_int());
                 }
                 out.fields.push_back({names[i], std::move(value)});
             }
@@ -152,13 +156,31 @@ void bind_extensions(nb::module_& m) {
             if (stream == nullptr) throw nb::python_error();
             auto fields = arrow_row_fields(stream);
             if (!fields) return false;
-            sample.extend_with(*fields);
+            sample.extend_with(std::move(*fields));
             return true;
         },
         "sample"_a, "stream"_a,
         "Adds the one row of an Arrow C stream capsule (a 1-row pyarrow Table's "
         "__arrow_c_stream__()) as typed columns; False, with nothing added, when its types are "
         "left to the Python path (_toolbox._arrow_fields).");
+    m.def(
+        "extend_rows_from_arrow",
+        [](const std::vector<Sample*>& samples, nb::handle capsule) {
+            auto* stream = static_cast<ArrowArrayStream*>(
+                PyCapsule_GetPointer(capsule.ptr(), "arrow_array_stream"));
+            if (stream == nullptr) throw nb::python_error();
+            // Every row is read before any is applied: on False no sample has changed.
+            auto rows = arrow_rows_fields(stream, samples.size());
+            if (!rows) return false;
+            for (size_t i = 0; i < samples.size(); ++i) {
+                samples[i]->extend_with(std::move((*rows)[i]));
+            }
+            return true;
+        },
+        "samples"_a, "stream"_a,
+        "Adds row i of an Arrow C stream capsule to samples[i], as extend_from_arrow adds one "
+        "row (the deferred 1-row tables of _toolbox.Sample.extend_with, concatenated); False, "
+        "with nothing added, when the rows are left to the one-sample path.");
 
     // TACO-level extensions: the keys are made and checked in C++ (src/ext/taco_extensions.cpp)
     // and the band tables read from the library's one copy; Python only shapes the arguments.

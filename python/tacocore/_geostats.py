@@ -94,7 +94,7 @@ def add_geotiff_stats(samples: Any, categorical: bool = False, class_values: Opt
     """
     import warnings
 
-    from ._toolbox import Sample, Tortilla
+    from ._toolbox import Sample, Tortilla, _drain_queue
     GeotiffStats(categorical, class_values)  # checks the options
     classes = _classes(categorical, class_values) if class_values is not None else []
     if isinstance(samples, Tortilla):
@@ -106,6 +106,7 @@ def add_geotiff_stats(samples: Any, categorical: bool = False, class_values: Opt
         for i, s in enumerate(items):
             if not isinstance(s, Sample):
                 raise _core.TacoSchemaError(f"add_geotiff_stats: item {i} is a {type(s).__name__}, expected a Sample")
+        _drain_queue()  # deferred extend_with tables, in one pass
         skipped = _core.set_geotiff_stats([s._native for s in items], categorical, classes, threads,
                                           skip_unreadable)
         result = samples

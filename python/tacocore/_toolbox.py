@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence, Union
 
@@ -15,6 +16,10 @@ _COLLECTION_FIELDS = ("id", "dataset_version", "description", "licenses", "provi
                       "taco_version", "title", "curators", "keywords", "extent")
 
 
+# Sample.file without its argument-error wrapper (_native_errors): a Python frame per sample.
+_SAMPLE_FILE = getattr(_core.Sample.file, "__wrapped__", _core.Sample.file)
+
+
 class Sample:
     """The smallest unit of a dataset: a FILE (a path or ``bytes``) or a FOLDER (a Tortilla).
 
@@ -24,38 +29,55 @@ class Sample:
     until the dataset is written, no temporary file is made.
     """
 
+    # Millions of samples: no per-instance dict (~10% of building one).
+    __slots__ = ("_core_sample", "_pending", "_tortilla", "__weakref__")
+
     def __init__(self, id: str, path: Union[str, os.PathLike, bytes, bytearray, memoryview, "Tortilla"],
                  type: str = "auto", temp_dir: Union[str, os.PathLike, None] = None, **metadata: Any) -> None:
-        if isinstance(path, Tortilla):
+        if isinstance(path, (str, os.PathLike)):  # the common case first
+            inferred = "FILE"
+            try:
+                native = _SAMPLE_FILE(id, os.fspath(path))
+            except TypeError:  # the checked call raises the message naming the argument
+                native = _core.Sample.file(id, os.fspath(path))
+        elif isinstance(path, Tortilla):
             inferred = "FOLDER"
             native = _core.Sample.folder(id, path._native)
         elif isinstance(path, (bytes, bytearray, memoryview)):
             inferred = "FILE"
             native = _core.Sample.from_bytes(id, bytes(path))
-        elif isinstance(path, (str, os.PathLike)):
-            inferred = "FILE"
-            native = _core.Sample.file(id, os.fspath(path))
         else:
             raise _core.TacoSchemaError(
                 f"sample '{id}': path must be a file path, bytes or a Tortilla, not {type_name(path)}")
         if type not in ("auto", inferred):
             raise _core.TacoSchemaError(
                 f"sample '{id}': type {type!r} does not match its path (which makes a {inferred})")
-        self._native = native
-        self._tortilla = path if isinstance(path, Tortilla) else None
-        for key, value in metadata.items():
-            native.set(key, value)
+        self._core_sample = native
+        self._pending = None
+        self._tortilla = path if inferred == "FOLDER" else None
+        if metadata:
+            for key, value in metadata.items():
+                native.set(key, value)
 
     @classmethod
     def _wrap(cls, native: "_core.Sample") -> "Sample":
         obj = cls.__new__(cls)
-        obj._native = native
+        obj._core_sample = native
+        obj._pending = None
         obj._tortilla = None
         return obj
 
-    id = property(lambda self: self._native.id, doc="The sample id.")
-    type = property(lambda self: self._native.type, doc='"FILE" or "FOLDER".')
-    size = property(lambda self: self._native.size, doc="Bytes of the FILE (or of every FILE below a FOLDER).")
+    @property
+    def _native(self) -> "_core.Sample":
+        """The native sample, with every deferred 1-row table of extend_with applied."""
+        if self._pending is not None:
+            _apply_pending([self])
+        return self._core_sample
+
+    id = property(lambda self: self._core_sample.id, doc="The sample id.")
+    type = property(lambda self: self._core_sample.type, doc='"FILE" or "FOLDER".')
+    size = property(lambda self: self._core_sample.size,
+                    doc="Bytes of the FILE (or of every FILE below a FOLDER).")
 
     @property
     def path(self) -> Union[Path, "Tortilla", None]:
@@ -76,6 +98,11 @@ class Sample:
         """Adds extension fields: an extension (``STAC``, ``ISTAC``, ``Scaling``, ``Split``, or
         tacotoolbox's own extension objects), a one-row pyarrow Table (its column types kept,
         nulls included), a dict, or a pydantic model / object with ``model_dump``."""
+        deferrable = _deferrable  # the common case first: see _extend_with_arrow
+        if deferrable is not None and type(fields) is deferrable[0] and fields.num_rows == 1 \
+                and fields.schema.equals(deferrable[1]):
+            _defer(self, fields)
+            return self
         if type(fields).__module__.startswith("pyarrow") and hasattr(fields, "num_rows"):
             self._extend_with_arrow(fields)
             return self
@@ -97,11 +124,18 @@ class Sample:
         return self
 
     def _extend_with_arrow(self, table: Any) -> None:
-        # The common types straight from the Arrow buffers (~1 us, src: python/src/arrow_row.cpp);
-        # the rest (lists, other units, dictionaries) through pyarrow scalars, typed the same way.
-        if table.num_rows != 1 or not hasattr(table, "__arrow_c_stream__") or \
-                not _core.extend_from_arrow(self._native, table.__arrow_c_stream__()):
-            _arrow_fields(self._native.id, table).apply(self._native)
+        # A table like the last one the native reader took whole (same Table class, same column
+        # names and types, hence keys already checked) waits, to be read with its neighbours in
+        # one pass when the samples go into a Tortilla (_apply_pending): exporting a 1-row table
+        # and reading it back costs ~9 us of pyarrow's machinery per sample, once per batch then.
+        deferrable = _deferrable
+        if deferrable is not None and type(table) is deferrable[0] and table.num_rows == 1 \
+                and table.schema.equals(deferrable[1]):
+            _defer(self, table)
+            return
+        # Earlier deferred tables first (the property applies them): the order of fields is kept.
+        if _apply_arrow_row(self._native, table) and type(table).__name__ == "Table":
+            _remember_deferrable(table)
 
     def pop(self, key: str) -> Any:
         """Removes an extension field and returns its value (KeyError if absent)."""
@@ -120,8 +154,121 @@ class Sample:
         return {"native": self._native}
 
     def __setstate__(self, state: dict) -> None:
-        self._native = state["native"]
+        self._core_sample = state["native"]
+        self._pending = None
         self._tortilla = None
+
+
+# Deferred 1-row tables (Sample.extend_with). A sample's tables wait in its `_pending` list and
+# the sample in `_queue`; they are applied when the sample goes into a Tortilla, when anything
+# reads the native sample (`Sample._native`), or, so that millions of samples never hold a
+# pyarrow table each (~2 KB against ~0.3 KB of native fields), when the queue is full. Every
+# change to `_pending` and `_queue` holds `_pending_lock`: a thread's Tortilla or a full queue
+# applies the tables of samples another thread is building.
+
+# (pyarrow Table class, schema) of the last 1-row table the native reader took whole, or None.
+# One tuple replaced whole, so threads building samples at once read a consistent pair.
+_deferrable: Optional[tuple] = None
+_QUEUE_LIMIT = 4096
+_queue: list = []
+_pending_lock = threading.RLock()
+
+
+def _defer(sample: Sample, table: Any) -> None:
+    with _pending_lock:
+        if sample._pending is None:
+            sample._pending = [table]
+            _queue.append(sample)
+            if len(_queue) < _QUEUE_LIMIT:
+                return
+        else:
+            sample._pending.append(table)
+            return
+    _drain_queue()
+
+
+def _drain_queue() -> None:
+    """Applies the tables of every queued sample."""
+    with _pending_lock:
+        queued = _queue[:]
+        _queue.clear()
+        try:
+            _apply_pending(queued)
+        finally:  # a table that failed leaves the samples after it waiting, and queued
+            _queue.extend(s for s in queued if s._pending is not None)
+
+
+def _apply_arrow_row(native: "_core.Sample", table: Any) -> bool:
+    """Adds the one row of `table` to `native`; True when the native reader took it whole.
+
+    The common types straight from the Arrow buffers (~1 us, src: python/src/arrow_row.cpp); the
+    rest (lists, other units, dictionaries) through pyarrow scalars, typed the same way."""
+    if table.num_rows == 1 and hasattr(table, "__arrow_c_stream__") and \
+            _core.extend_from_arrow(native, table.__arrow_c_stream__()):
+        return True
+    _arrow_fields(native.id, table).apply(native)
+    return False
+
+
+def _remember_deferrable(table: Any) -> None:
+    global _deferrable
+    last = _deferrable
+    if last is None or last[0] is not type(table) or not last[1].equals(table.schema):
+        _deferrable = (type(table), table.schema)
+
+
+def _apply_pending(samples: Sequence[Sample]) -> None:
+    """Applies the deferred 1-row tables of `samples`, each sample's in the order given.
+
+    Round k takes every sample's k-th table; the tables of one round that share a schema are
+    concatenated and read in one native pass. When that pass declines (text that is not UTF-8,
+    which only the one-sample path reports with the sample's name), nothing of it was applied and
+    the tables go one by one, as extend_with would have applied them."""
+    with _pending_lock:
+        _apply_rounds([s for s in samples if s._pending is not None])
+
+
+def _apply_rounds(waiting: list) -> None:
+    while waiting:
+        tables = [s._pending[0] for s in waiting]
+        # Usually one schema for the whole round (pyarrow refuses to concatenate others).
+        if len(tables) > 1 and _read_together(waiting, tables):
+            for s in waiting:
+                pending = s._pending
+                s._pending = pending[1:] if len(pending) > 1 else None
+        else:
+            _apply_by_schema(waiting, tables)
+        waiting = [s for s in waiting if s._pending is not None]
+
+
+def _apply_by_schema(samples: list, tables: list) -> None:
+    """samples[i] takes tables[i]: one native pass per schema, one by one where that declines."""
+    groups: list = []  # [(schema, [sample], [table])]
+    for s, table in zip(samples, tables):
+        for schema, members, grouped in groups:
+            if schema.equals(table.schema):
+                members.append(s)
+                grouped.append(table)
+                break
+        else:
+            groups.append((table.schema, [s], [table]))
+    for _, members, grouped in groups:
+        batched = len(grouped) > 1 and _read_together(members, grouped)
+        for s, table in zip(members, grouped):
+            s._pending = s._pending[1:] or None
+            if not batched:
+                _apply_arrow_row(s._core_sample, table)
+
+
+def _read_together(samples: list, tables: list) -> bool:
+    """Row i of the concatenated `tables` into samples[i] in one native pass; False, with nothing
+    applied, when the native reader declines or pyarrow cannot concatenate them."""
+    import pyarrow as pa
+    try:
+        stream = pa.concat_tables(tables).combine_chunks().__arrow_c_stream__()
+    except (pa.ArrowException, TypeError):
+        return False
+    return _core.extend_rows_from_arrow([s._core_sample for s in samples], stream)
 
 
 class Tortilla:
@@ -130,11 +277,11 @@ class Tortilla:
     def __init__(self, samples: Sequence[Sample], pad_to: Optional[int] = None, strict_schema: bool = True) -> None:
         if not isinstance(samples, (list, tuple)):
             samples = list(samples)
-        natives = []
         for i, s in enumerate(samples):
             if not isinstance(s, Sample):
                 raise _core.TacoSchemaError(f"Tortilla: item {i} is a {type_name(s)}, expected a Sample")
-            natives.append(s._native)
+        _drain_queue()  # every sample with deferred tables is queued
+        natives = [s._core_sample for s in samples]
         self._native = _core.Tortilla(natives, pad_to, strict_schema)
 
     @classmethod
@@ -353,10 +500,23 @@ def _arrow_fields(sample_id: str, table: Any) -> "_core.ExtensionFields":
         raise _core.TacoSchemaError(
             f"sample '{sample_id}': extend_with: a pyarrow Table must have exactly 1 row, not {table.num_rows}")
     names, types, converters = _arrow_layout(table.schema)
-    values = [c[0].as_py() for c in table.columns]
+    try:
+        values = [c[0].as_py() for c in table.columns]
+    except UnicodeDecodeError:
+        bad = next(n for n, c in zip(names, table.columns) if not _decodes(c))
+        raise _core.TacoSchemaError(
+            f"sample '{sample_id}' field '{bad}': text is not valid UTF-8 (store raw bytes as binary)") from None
     for i, convert in converters:
         values[i] = convert(values[i])
     return _core.ext_from_row(sample_id, names, types, values)
+
+
+def _decodes(column: Any) -> bool:
+    try:
+        column[0].as_py()
+        return True
+    except UnicodeDecodeError:
+        return False
 
 
 # The layout of the last schema seen: a metadata table sliced into 1-row tables, one per sample,

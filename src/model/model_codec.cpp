@@ -124,10 +124,10 @@ class Writer {
             byte(static_cast<uint8_t>(Kind::Folder));
             text(s.id());
             tortilla(s.children());
-        } else if (s.memory()) {
+        } else if (s.memory() || s.path().empty()) {  // empty bytes hold no buffer
             byte(static_cast<uint8_t>(Kind::MemoryFile));
             text(s.id());
-            text(*s.memory());
+            text(s.memory() ? *s.memory() : std::string());
         } else {
             byte(static_cast<uint8_t>(Kind::DiskFile));
             text(s.id());

@@ -120,3 +120,160 @@ def test_a_date_column_stays_a_date_with_or_without_nulls(tmp_path, make_taco):
     assert table.schema.field("day").type == pa.date32()
     assert table["day"].to_pylist() == [dt.date(2024, 2, 29), None, dt.date(1969, 12, 31)]
     assert tacocore.load(path).data.to_arrow()["day"].to_pylist() == table["day"].to_pylist()
+
+
+@pytest.mark.parametrize("path", ["native", "scalar"])
+def test_a_utc_timestamp_column_keeps_its_zone_with_or_without_nulls(tmp_path, make_taco, path):
+    """timestamp[us, tz=UTC] is written as itself, as tacotoolbox keeps a 1-row table's types:
+    its values used to become plain timestamps while its nulls kept the zone, so a column with
+    one missing time failed the Tortilla's schema check. A list column sends the rows through the
+    pyarrow-scalar path instead of the native reader."""
+    import io
+    import zipfile
+
+    import pyarrow.parquet as pq
+    times = [dt.datetime(2024, 1, 1, 12, tzinfo=UTC), None, dt.datetime(2024, 1, 2, tzinfo=UTC)]
+    columns = {"when": pa.array(times, pa.timestamp("us", tz="UTC"))}
+    if path == "scalar":
+        columns["lst"] = pa.array([[1], [2], [3]], pa.list_(pa.int64()))
+    table = pa.table(columns)
+    samples = [tacocore.Sample(id=f"s{i}", path=b"x") for i in range(3)]
+    for i, s in enumerate(samples):
+        s.extend_with(table.slice(i, 1))
+    out = tacocore.create(make_taco(samples), tmp_path / "utc.tacozip")[0]
+    with zipfile.ZipFile(out) as z:
+        level = pq.read_table(io.BytesIO(z.read("METADATA/level0.parquet")))
+    assert level.schema.field("when").type == pa.timestamp("us", tz="UTC")
+    assert level["when"].to_pylist() == times
+    assert tacocore.load(out).data.to_arrow()["when"].to_pylist() == times
+
+
+# Deferred rows (issue 15): a 1-row table whose class and schema match the last one the native
+# reader took whole waits on its sample, and the waiting tables are read in one native pass when
+# the samples go into a Tortilla, when the queue of waiting samples is full, or when anything
+# reads the sample. Every observable result must equal applying each table at once.
+
+def sliced_samples(n: int, table: pa.Table):
+    samples = [tacocore.Sample(id=f"s{i}", path=b"") for i in range(n)]
+    for i, s in enumerate(samples):
+        s.extend_with(table.slice(i % table.num_rows, 1))
+    return samples
+
+
+def expected_rows(n: int, table: pa.Table) -> list:
+    out = []
+    for i in range(n):
+        probe = tacocore.Sample(id="probe", path=b"")
+        _toolbox._arrow_fields("probe", table.slice(i % table.num_rows, 1)).apply(probe._native)
+        out.append(probe.metadata)
+    return out
+
+
+def test_deferred_rows_are_read_in_one_pass_and_equal_the_one_by_one_path(monkeypatch):
+    passes = []
+    real = _core.extend_rows_from_arrow
+    monkeypatch.setattr(_core, "extend_rows_from_arrow", lambda s, c: passes.append(len(s)) or real(s, c))
+    table = table_of(FAST)
+    samples = sliced_samples(30, table)
+    assert samples[0]._pending is None, "the first table of a schema is applied at once (keys checked)"
+    assert all(s._pending is not None for s in samples[1:]), "later tables must wait"
+    tortilla = tacocore.Tortilla(samples)
+    assert passes == [29]
+    assert [s.metadata for s in samples] == expected_rows(30, table)
+    assert tacocore.Tortilla([samples[3]]).schema == tortilla.schema
+
+
+def test_a_waiting_table_keeps_its_place_among_other_fields():
+    table = pa.table({"a": [1, 2], "b": ["x", "y"]})
+    tacocore.Sample(id="first", path=b"").extend_with(table.slice(0, 1))  # remembers the schema
+    s = tacocore.Sample(id="s", path=b"", z=0)
+    s.extend_with(table.slice(1, 1))
+    assert s._pending is not None
+    s.extend_with({"a": 9, "c": True})  # reads the sample: the waiting table goes first
+    assert s.metadata == {"z": 0, "a": 9, "b": "y", "c": True}
+    s.extend_with(table.slice(0, 1))  # waits again, then overwrites a and b in place
+    assert s["a"] == 1 and list(s.metadata) == ["z", "a", "b", "c"]
+
+
+def test_several_waiting_tables_and_schemas_apply_in_order(monkeypatch):
+    passes = []
+    real = _core.extend_rows_from_arrow
+    monkeypatch.setattr(_core, "extend_rows_from_arrow", lambda s, c: passes.append(len(s)) or real(s, c))
+    t1 = pa.table({"a": [1, 2, 3]})
+    t2 = pa.table({"a": [10, 20, 30], "b": [0.5, 1.5, 2.5]})
+    samples = [tacocore.Sample(id=f"s{i}", path=b"") for i in range(4)]
+    for i, s in enumerate(samples[:3]):
+        s.extend_with(t1.slice(i, 1))  # s0 at once, s1 and s2 wait
+    for i, s in enumerate(samples):
+        s.extend_with(t2.slice(i % 3, 1))  # s0 at once (new schema), the others wait
+    samples[1].extend_with(t2.slice(0, 1))  # a third table on one sample
+    assert [len(s._pending or []) for s in samples] == [0, 3, 2, 1]
+    tacocore.Tortilla(samples)
+    # Round 1 mixes schemas (s1, s2: t1; s3: t2): one pass per schema, s3's alone goes one by one.
+    assert passes == [2, 2]
+    assert [s.metadata for s in samples] == [
+        {"a": 10, "b": 0.5}, {"a": 10, "b": 0.5}, {"a": 30, "b": 2.5}, {"a": 10, "b": 0.5}]
+
+
+def test_a_full_queue_applies_the_waiting_tables(monkeypatch):
+    _toolbox._drain_queue()  # samples other tests left queued
+    monkeypatch.setattr(_toolbox, "_QUEUE_LIMIT", 8)
+    table = table_of(FAST)
+    samples = sliced_samples(20, table)
+    assert all(s._pending is None for s in samples[:16]), "two full queues were applied"
+    assert all(s._pending is not None for s in samples[17:])
+    assert len(_toolbox._queue) < 8
+    assert [s.metadata for s in samples] == expected_rows(20, table)
+
+
+def test_a_waiting_table_survives_pickling():
+    import pickle
+    table = table_of(FAST)
+    samples = sliced_samples(3, table)
+    assert samples[2]._pending is not None
+    back = pickle.loads(pickle.dumps(samples[2]))
+    assert back.metadata == expected_rows(3, table)[2] and back._pending is None
+
+
+def test_an_empty_bytes_sample_survives_pickling():
+    import pickle
+    back = pickle.loads(pickle.dumps(tacocore.Sample(id="empty", path=b"", k=1)))
+    assert (back.id, back.size, back.path, back.metadata) == ("empty", 0, None, {"k": 1})
+
+
+def test_text_that_is_not_utf8_fails_at_the_tortilla_naming_sample_and_field():
+    good = pa.table({"s": ["ok", "fine"]})
+    bad = pa.Table.from_arrays([pa.Array.from_buffers(
+        pa.string(), 1, [None, pa.py_buffer((0).to_bytes(4, "little") + (2).to_bytes(4, "little")),
+                         pa.py_buffer(b"\xff\xfe")])], names=["s"])
+    a = tacocore.Sample(id="a", path=b"")
+    a.extend_with(good.slice(0, 1))
+    b = tacocore.Sample(id="b", path=b"")
+    b.extend_with(bad)
+    c = tacocore.Sample(id="c", path=b"")
+    c.extend_with(good.slice(1, 1))
+    with pytest.raises(tacocore.TacoSchemaError, match="sample 'b' field 's': text is not valid UTF-8"):
+        tacocore.Tortilla([a, b, c])
+    assert b._pending is None, "the failed table is dropped, as a failed extend_with adds nothing"
+    assert c.metadata == {"s": "fine"}, "the samples after it are still applied later"
+    assert b.metadata == {}
+
+
+def test_samples_built_on_threads_get_their_own_rows(monkeypatch):
+    from concurrent.futures import ThreadPoolExecutor
+    monkeypatch.setattr(_toolbox, "_QUEUE_LIMIT", 16)
+    table = pa.table({"k": list(range(400)), "name": [f"n{i}" for i in range(400)]})
+    tacocore.Sample(id="first", path=b"").extend_with(table.slice(0, 1))
+
+    def build(part: int) -> list:
+        out = []
+        for i in range(part * 100, part * 100 + 100):
+            s = tacocore.Sample(id=f"s{i}", path=b"")
+            s.extend_with(table.slice(i, 1))
+            out.append(s)
+        return out
+
+    with ThreadPoolExecutor(4) as pool:
+        samples = [s for part in pool.map(build, range(4)) for s in part]
+    tacocore.Tortilla(samples)
+    assert [s.metadata for s in samples] == [{"k": i, "name": f"n{i}"} for i in range(400)]
