@@ -174,6 +174,18 @@ _queue: list = []
 _pending_lock = threading.RLock()
 
 
+def _new_lock_in_child() -> None:
+    # fork() copies the lock as held when another thread was applying tables at that moment:
+    # the child would wait on it forever. Samples that thread was applying stay waiting, and
+    # Tortilla() applies its own samples' tables besides the queue's.
+    global _pending_lock
+    _pending_lock = threading.RLock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_new_lock_in_child)
+
+
 def _defer(sample: Sample, table: Any) -> None:
     with _pending_lock:
         if sample._pending is None:
@@ -280,7 +292,8 @@ class Tortilla:
         for i, s in enumerate(samples):
             if not isinstance(s, Sample):
                 raise _core.TacoSchemaError(f"Tortilla: item {i} is a {type_name(s)}, expected a Sample")
-        _drain_queue()  # every sample with deferred tables is queued
+        _drain_queue()  # every sample with deferred tables is queued...
+        _apply_pending(samples)  # ...but for those a thread lost to fork() was applying
         natives = [s._core_sample for s in samples]
         self._native = _core.Tortilla(natives, pad_to, strict_schema)
 

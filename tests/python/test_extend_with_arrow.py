@@ -6,6 +6,7 @@ types, nulls included, whatever the slice offset or chunking of the table."""
 from __future__ import annotations
 
 import datetime as dt
+import os
 
 import pyarrow as pa
 import pytest
@@ -277,3 +278,40 @@ def test_samples_built_on_threads_get_their_own_rows(monkeypatch):
         samples = [s for part in pool.map(build, range(4)) for s in part]
     tacocore.Tortilla(samples)
     assert [s.metadata for s in samples] == [{"k": i, "name": f"n{i}"} for i in range(400)]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork() is POSIX")
+def test_a_fork_while_another_thread_applies_rows_leaves_the_child_working():
+    """The child of a fork() made while another thread held the lock of the waiting rows gets a
+    free lock, and its Tortilla applies its samples' rows (without the fix: a hang, then the
+    alarm)."""
+    import signal
+    import threading
+
+    table = pa.table({"k": [1, 2, 3]})
+    tacocore.Sample(id="first", path=b"").extend_with(table.slice(0, 1))
+    held, release = threading.Event(), threading.Event()
+
+    def hold():
+        with _toolbox._pending_lock:
+            held.set()
+            release.wait(30)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    held.wait(30)
+    pid = os.fork()
+    if pid == 0:  # the child: exit status 0 only when everything worked
+        signal.alarm(20)
+        try:
+            samples = [tacocore.Sample(id=f"c{i}", path=b"") for i in range(3)]
+            for i, s in enumerate(samples):
+                s.extend_with(table.slice(i, 1))
+            tacocore.Tortilla(samples)
+            os._exit(0 if [s["k"] for s in samples] == [1, 2, 3] else 1)
+        except BaseException:
+            os._exit(2)
+    release.set()
+    holder.join()
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
