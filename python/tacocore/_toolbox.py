@@ -98,10 +98,9 @@ class Sample:
         """Adds extension fields: an extension (``STAC``, ``ISTAC``, ``Scaling``, ``Split``, or
         tacotoolbox's own extension objects), a one-row pyarrow Table (its column types kept,
         nulls included), a dict, or a pydantic model / object with ``model_dump``."""
-        deferrable = _deferrable  # the common case first: see _extend_with_arrow
-        if deferrable is not None and type(fields) is deferrable[0] and fields.num_rows == 1 \
-                and fields.schema.equals(deferrable[1]):
-            _defer(self, fields)
+        deferrable = _deferrable  # the common case (a sliced metadata table) first
+        if deferrable is not None and type(fields) is deferrable[0]:
+            self._extend_with_arrow(fields)
             return self
         if type(fields).__module__.startswith("pyarrow") and hasattr(fields, "num_rows"):
             self._extend_with_arrow(fields)
@@ -246,8 +245,7 @@ def _apply_rounds(waiting: list) -> None:
         # Usually one schema for the whole round (pyarrow refuses to concatenate others).
         if len(tables) > 1 and _read_together(waiting, tables):
             for s in waiting:
-                pending = s._pending
-                s._pending = pending[1:] if len(pending) > 1 else None
+                s._pending = s._pending[1:] or None
         else:
             _apply_by_schema(waiting, tables)
         waiting = [s for s in waiting if s._pending is not None]

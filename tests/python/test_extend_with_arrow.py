@@ -280,7 +280,6 @@ def test_samples_built_on_threads_get_their_own_rows(monkeypatch):
     assert [s.metadata for s in samples] == [{"k": i, "name": f"n{i}"} for i in range(400)]
 
 
-@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork() is POSIX")
 def test_a_fork_while_another_thread_applies_rows_leaves_the_child_working():
     """The child of a fork() made while another thread held the lock of the waiting rows gets a
     free lock, and its Tortilla applies its samples' rows (without the fix: a hang, then the
