@@ -25,7 +25,7 @@ enum class Kind {
     Binary,
     LargeBinary,
     Date32,
-    TimestampUs
+    Timestamp  // seconds, milliseconds or microseconds (timestamp_unit); nanoseconds are declined
 };
 
 std::optional<Kind> kind_of(const ArrowSchema& s) {
@@ -43,12 +43,25 @@ std::optional<Kind> kind_of(const ArrowSchema& s) {
     if (f == "z") return Kind::Binary;
     if (f == "Z") return Kind::LargeBinary;
     if (f == "tdD") return Kind::Date32;
-    if (f.starts_with("tsu:")) return Kind::TimestampUs;
+    if (f.starts_with("tss:") || f.starts_with("tsm:") || f.starts_with("tsu:"))
+        return Kind::Timestamp;
     return std::nullopt;
 }
 
-// The type a null of this column keeps: what _toolbox's type_from_arrow_name finds for
-// pyarrow's spelling of it (int8/int16 and zoned timestamps other than UTC stay untyped).
+// Microseconds per unit of a timestamp column ("tsm:Europe/Madrid" -> 1000).
+int64_t micros_per_unit(std::string_view format) {
+    return format[2] == 's' ? 1000000 : format[2] == 'm' ? 1000 : 1;
+}
+
+// A timestamp column with a zone holds instants: Parquet stores any zoned Arrow timestamp as
+// TIMESTAMP(isAdjustedToUTC=true), so it is written as timestamp_tz whatever the zone (the zone's
+// name itself is display information Parquet does not keep). Without a zone it is wall time.
+bool zoned(std::string_view format) {
+    return format.size() > 4;
+}
+
+// The type a null of this column keeps: what bind_extensions' type_from_arrow_name finds for
+// pyarrow's spelling of it (int8/int16 stay untyped).
 DataType null_type(Kind k, std::string_view format) {
     switch (k) {
         case Kind::Bool:
@@ -69,10 +82,8 @@ DataType null_type(Kind k, std::string_view format) {
             return DataType::binary();
         case Kind::Date32:
             return DataType::date();
-        case Kind::TimestampUs:
-            if (format == "tsu:") return DataType::timestamp();
-            if (format == "tsu:UTC") return DataType::timestamp_tz();
-            return DataType::null();
+        case Kind::Timestamp:
+            return zoned(format) ? DataType::timestamp_tz() : DataType::timestamp();
         case Kind::Int8:
         case Kind::Int16:
             return DataType::null();
@@ -138,11 +149,14 @@ std::optional<Value> cell(Kind k, std::string_view format, const ArrowArray& a, 
         }
         case Kind::Date32:
             return Value::date(at<int32_t>(a, 1, i));
-        case Kind::TimestampUs:
-            // A UTC column keeps its zone, as its nulls do and as tacotoolbox writes it; other
-            // zones become plain UTC instants (their nulls stay untyped, null_type).
-            if (format == "tsu:UTC") return Value::timestamp_tz(at<int64_t>(a, 1, i));
-            return Value::timestamp(at<int64_t>(a, 1, i));
+        case Kind::Timestamp: {
+            // Microseconds, as every TACO time column; a value beyond int64 microseconds is left
+            // to the Python path, which reports it.
+            int64_t micros = 0;
+            if (__builtin_mul_overflow(at<int64_t>(a, 1, i), micros_per_unit(format), &micros))
+                return std::nullopt;
+            return zoned(format) ? Value::timestamp_tz(micros) : Value::timestamp(micros);
+        }
     }
     return std::nullopt;
 }

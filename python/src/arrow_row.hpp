@@ -16,8 +16,9 @@ struct ArrowArrayStream;
 namespace taco::py {
 
 /// The fields of the one row of `stream` (consumed), typed as the Python path types them
-/// (_toolbox._arrow_fields): int8/16/32 -> int32, timestamp[us] (any zone) -> timestamp, a null
-/// keeps the column's type where the Python path does. nullopt when the stream holds something
+/// (_toolbox._arrow_fields): int8/16/32 -> int32, timestamp[s|ms|us] -> microseconds, as
+/// timestamp_tz when the column has a zone (any zone: an instant) and timestamp without one; a
+/// null keeps the column's type where the Python path does. nullopt when the stream holds something
 /// this reader leaves to the Python path: another column type, a dictionary,
 /// not exactly one row, text that is not UTF-8, or a stream error.
 std::optional<std::vector<Field>> arrow_row_fields(ArrowArrayStream* stream);

@@ -44,6 +44,15 @@ std::optional<DataType> type_from_arrow_name(const std::string& name) {
         if (t.arrow_name() == name) return t;
     if (name == "large_string") return DataType::string();
     if (name == "large_binary") return DataType::binary();
+    // Any unit is kept in microseconds; a zone, any zone, makes the column one of instants
+    // (arrow_row.cpp's zoned(): Parquet keeps no zone name, only isAdjustedToUTC).
+    for (const std::string unit : {"s", "ms", "us", "ns"}) {
+        const std::string head = "timestamp[" + unit;
+        if (name == head + "]") return DataType::timestamp();
+        if (name.rfind(head + ", tz=", 0) == 0 && name.back() == ']' &&
+            name.size() > head.size() + 6)
+            return DataType::timestamp_tz();
+    }
     return std::nullopt;
 }
 
@@ -136,7 +145,7 @@ void bind_extensions(nb::module_& m) {
                     value = t ? Value::null(*t) : Value();
                 } else {
                     value = to_value(v, "sample '" + sample_id + "' field '" + names[i] + "'");
-                    // A UTC column keeps its zone, as its nulls do (arrow_row.cpp reads the same).
+                    // A zoned column holds instants, as its nulls do (arrow_row.cpp reads the same).
                     if (value.type() == DataType::timestamp() &&
                         type_from_arrow_name(arrow_types[i]) == DataType::timestamp_tz())
                         value = Value::timestamp_tz(value.as_int());

@@ -35,6 +35,9 @@ FAST = [
      [dt.datetime(2020, 1, 1, tzinfo=UTC), dt.datetime(2023, 5, 6, 7, 8, 9, tzinfo=UTC), None]),
     ("tsm", pa.timestamp("us", tz="Europe/Madrid"),
      [dt.datetime(2020, 1, 1, tzinfo=UTC), dt.datetime(2023, 5, 6, 7, 8, 9, tzinfo=UTC), None]),
+    ("ms", pa.timestamp("ms"), [dt.datetime(2020, 1, 1), dt.datetime(2023, 5, 6, 7, 8, 9, 123000), None]),
+    ("s_tokyo", pa.timestamp("s", tz="Asia/Tokyo"),
+     [dt.datetime(2020, 1, 1, tzinfo=UTC), dt.datetime(1960, 5, 6, 7, 8, 9, tzinfo=UTC), None]),
 ]
 SLOW = [
     ("lst", pa.list_(pa.int64()), [[1], [2, 3], None]),
@@ -123,18 +126,20 @@ def test_a_date_column_stays_a_date_with_or_without_nulls(tmp_path, make_taco):
     assert tacocore.load(path).data.to_arrow()["day"].to_pylist() == table["day"].to_pylist()
 
 
+@pytest.mark.parametrize("zone", ["UTC", "Europe/Madrid"])
 @pytest.mark.parametrize("path", ["native", "scalar"])
-def test_a_utc_timestamp_column_keeps_its_zone_with_or_without_nulls(tmp_path, make_taco, path):
-    """timestamp[us, tz=UTC] is written as itself, as tacotoolbox keeps a 1-row table's types:
-    its values used to become plain timestamps while its nulls kept the zone, so a column with
-    one missing time failed the Tortilla's schema check. A list column sends the rows through the
-    pyarrow-scalar path instead of the native reader."""
+def test_a_zoned_timestamp_column_stays_instants_with_or_without_nulls(tmp_path, make_taco, path, zone):
+    """A zoned timestamp column is written as timestamp[us, tz=UTC], the instants exact (Parquet
+    keeps isAdjustedToUTC, not the zone's name): its values used to become plain timestamps while
+    a UTC column's nulls kept the zone, so a column with one missing time failed the Tortilla's
+    schema check, and another zone's values lost being instants. A list column sends the rows
+    through the pyarrow-scalar path instead of the native reader."""
     import io
     import zipfile
 
     import pyarrow.parquet as pq
-    times = [dt.datetime(2024, 1, 1, 12, tzinfo=UTC), None, dt.datetime(2024, 1, 2, tzinfo=UTC)]
-    columns = {"when": pa.array(times, pa.timestamp("us", tz="UTC"))}
+    times = [dt.datetime(2024, 1, 1, 12, tzinfo=UTC), None, dt.datetime(2024, 7, 2, 23, 30, tzinfo=UTC)]
+    columns = {"when": pa.array(times, pa.timestamp("us", tz=zone))}
     if path == "scalar":
         columns["lst"] = pa.array([[1], [2], [3]], pa.list_(pa.int64()))
     table = pa.table(columns)
@@ -147,6 +152,40 @@ def test_a_utc_timestamp_column_keeps_its_zone_with_or_without_nulls(tmp_path, m
     assert level.schema.field("when").type == pa.timestamp("us", tz="UTC")
     assert level["when"].to_pylist() == times
     assert tacocore.load(out).data.to_arrow()["when"].to_pylist() == times
+
+
+@pytest.mark.parametrize("path", ["native", "scalar"])
+def test_second_and_millisecond_timestamps_become_microseconds(tmp_path, make_taco, path):
+    """timestamp[s] and timestamp[ms] are kept at TACO's microseconds, the values exact, a null
+    keeping the column's type (it used to be untyped, and failed the schema check)."""
+    import io
+    import zipfile
+
+    import pyarrow.parquet as pq
+    secs = [dt.datetime(1901, 1, 1, 0, 0, 1), None, dt.datetime(2100, 12, 31, 23, 59, 59)]
+    millis = [dt.datetime(2024, 1, 1, 12, 0, 0, 5000), dt.datetime(1969, 12, 31, 23, 59, 59, 999000), None]
+    columns = {"s": pa.array(secs, pa.timestamp("s")), "ms": pa.array(millis, pa.timestamp("ms", tz="UTC"))}
+    if path == "scalar":
+        columns["lst"] = pa.array([[1], [2], [3]], pa.list_(pa.int64()))
+    table = pa.table(columns)
+    samples = [tacocore.Sample(id=f"s{i}", path=b"x") for i in range(3)]
+    for i, s in enumerate(samples):
+        s.extend_with(table.slice(i, 1))
+    out = tacocore.create(make_taco(samples), tmp_path / "units.tacozip")[0]
+    with zipfile.ZipFile(out) as z:
+        level = pq.read_table(io.BytesIO(z.read("METADATA/level0.parquet")))
+    assert level.schema.field("s").type == pa.timestamp("us")
+    assert level.schema.field("ms").type == pa.timestamp("us", tz="UTC")
+    assert level["s"].to_pylist() == secs
+    assert level["ms"].to_pylist() == [None if t is None else t.replace(tzinfo=UTC) for t in millis]
+
+
+def test_a_timestamp_beyond_microseconds_is_left_to_the_scalar_path():
+    """Seconds that overflow int64 microseconds are not read natively (no wrapped value)."""
+    one = pa.table({"t": pa.array([2**62], pa.timestamp("s"))})
+    probe = tacocore.Sample(id="probe", path=b"")
+    assert not _core.extend_from_arrow(probe._native, one.__arrow_c_stream__())
+    assert probe.metadata == {}
 
 
 # Deferred rows (issue 15): a 1-row table whose class and schema match the last one the native
