@@ -145,7 +145,8 @@ void bind_extensions(nb::module_& m) {
                     value = t ? Value::null(*t) : Value();
                 } else {
                     value = to_value(v, "sample '" + sample_id + "' field '" + names[i] + "'");
-                    // A zoned column holds instants, as its nulls do (arrow_row.cpp reads the same).
+                    // A zoned column holds instants, as its nulls do (arrow_row.cpp reads the
+                    // same).
                     if (value.type() == DataType::timestamp() &&
                         type_from_arrow_name(arrow_types[i]) == DataType::timestamp_tz())
                         value = Value::timestamp_tz(value.as_int());
