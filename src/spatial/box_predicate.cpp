@@ -9,7 +9,6 @@
 #include <cmath>
 
 #include "ext/crs.hpp"
-#include "log/messages.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::spatial {
@@ -18,19 +17,6 @@ namespace {
 // Points per box edge when the box is carried into another CRS: enough that a UTM or polar
 // projection's curvature stays well under a pixel of a typical EO tile's footprint.
 constexpr int kEdgePoints = 64;
-
-bool make_srs(const std::string& crs, OGRSpatialReference& srs) {
-    if (crs.empty()) return false;
-    log::route_gdal_messages();  // GEOS and PROJ warn through GDAL while the box is tested
-    // An unknown CRS is reported by the caller's QueryError, not by PROJ on stderr.
-    CPLPushErrorHandler(CPLQuietErrorHandler);
-    const OGRErr err = srs.SetFromUserInput(crs.c_str(), ext::detail::kCrsInputLimits);
-    CPLPopErrorHandler();
-    if (err != OGRERR_NONE) return false;
-    // Longitude first, as WKB and the user's (minx, miny, maxx, maxy) are written.
-    srs.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
-    return true;
-}
 
 struct GeometryDeleter {
     void operator()(OGRGeometry* g) const { OGRGeometryFactory::destroyGeometry(g); }
@@ -49,9 +35,11 @@ bool inside(const model::Box2& a, const model::Box2& outer) {
 }  // namespace
 
 bool known_crs(const std::string& crs, bool* geographic) {
-    OGRSpatialReference srs;
-    if (!make_srs(crs, srs)) return false;
-    if (geographic) *geographic = srs.IsGeographic();
+    // The extensions' parser: one place decides what a CRS string may name (no network, no
+    // files) and its axis order (longitude first, as WKB and the user's box are written).
+    const auto srs = ext::detail::parse_crs(crs);
+    if (!srs) return false;
+    if (geographic) *geographic = srs->IsGeographic();
     return true;
 }
 
@@ -68,9 +56,12 @@ struct BoxPredicate::Part {
 
 BoxPredicate::BoxPredicate(const BBox& box, const std::string& box_crs,
                            const std::string& geom_crs) {
-    OGRSpatialReference from, to;
-    if (!make_srs(box_crs, from)) throw QueryError("'" + box_crs + "' is not a CRS GDAL knows");
-    if (!make_srs(geom_crs, to)) throw QueryError("'" + geom_crs + "' is not a CRS GDAL knows");
+    const auto from_srs = ext::detail::parse_crs(box_crs);
+    if (!from_srs) throw QueryError("'" + box_crs + "' is not a CRS GDAL knows");
+    const auto to_srs = ext::detail::parse_crs(geom_crs);
+    if (!to_srs) throw QueryError("'" + geom_crs + "' is not a CRS GDAL knows");
+    const OGRSpatialReference& from = *from_srs;
+    const OGRSpatialReference& to = *to_srs;
 
     // The box in its own CRS, split at the antimeridian when it crosses it.
     std::vector<BBox> pieces;
