@@ -1,9 +1,9 @@
 // Python object <-> taco::Value, following the reference's type inference (FORMAT.md §4.6):
 // int -> int64, float -> double, str -> string, bytes -> binary, bool -> bool,
-// datetime -> timestamp[us] (naive = UTC), list -> list<T>; numpy keeps its precision
-// (float32 -> float, int32 -> int32). Beyond the reference: dict (str keys) -> struct,
-// decimal.Decimal -> decimal128(p, s). Read back: date32 -> date, timestamp with zone -> aware
-// datetime (UTC), decimal -> Decimal, struct -> dict, map -> list of (key, value) tuples as
+// datetime -> timestamp[us] (naive) or timestamp[us, tz=UTC] (aware), list -> list<T>; numpy keeps
+// its precision (float32 -> float, int32 -> int32). Beyond the reference: dict (str keys) ->
+// struct, decimal.Decimal -> decimal128(p, s). Read back: date32 -> date, timestamp with zone ->
+// aware datetime (UTC), decimal -> Decimal, struct -> dict, map -> list of (key, value) tuples as
 // pyarrow's to_pylist() gives them, fixed-size list -> list.
 #include <nanobind/stl/string.h>
 
@@ -61,17 +61,19 @@ int64_t attr_int(nb::handle obj, const char* name) {
     return nb::cast<int64_t>(obj.attr(name));
 }
 
-int64_t datetime_micros(nb::handle obj) {
+// A datetime as microseconds since the epoch: a naive one is a wall time (timestamp[us]), an
+// aware one an instant (timestamp[us, tz=UTC]), as pyarrow infers them and so tacotoolbox writes
+// them; before, an aware one lost being an instant (written as its UTC wall time, no zone).
+Value datetime_value(nb::handle obj) {
     int64_t micros = model::micros_from_civil(
         attr_int(obj, "year"), static_cast<unsigned>(attr_int(obj, "month")),
         static_cast<unsigned>(attr_int(obj, "day")), attr_int(obj, "hour"), attr_int(obj, "minute"),
         attr_int(obj, "second"), attr_int(obj, "microsecond"));
     nb::object offset = obj.attr("utcoffset")();
-    if (!offset.is_none()) {
-        micros -= (attr_int(offset, "days") * 86400 + attr_int(offset, "seconds")) * 1000000 +
-                  attr_int(offset, "microseconds");
-    }
-    return micros;
+    if (offset.is_none()) return Value::timestamp(micros);
+    micros -= (attr_int(offset, "days") * 86400 + attr_int(offset, "seconds")) * 1000000 +
+              attr_int(offset, "microseconds");
+    return Value::timestamp_tz(micros);
 }
 
 Value numpy_value(nb::handle obj, const std::string& what) {
@@ -177,7 +179,7 @@ Value to_value(nb::handle obj, const std::string& what) {
             nb::cast<std::string>(nb::module_::import_("builtins").attr("format")(obj, "f"));
         return Value::decimal(DataType::decimal(precision, scale), text);
     }
-    if (nb::isinstance(obj, t.datetime)) return Value::timestamp(datetime_micros(obj));
+    if (nb::isinstance(obj, t.datetime)) return datetime_value(obj);
     if (nb::isinstance(obj, t.date)) {
         // A date stays a date (date32), as tacotoolbox's pyarrow inference makes it; before, it
         // became a timestamp at midnight while a null of a date32 column kept the date type, so

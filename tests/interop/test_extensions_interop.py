@@ -160,6 +160,43 @@ def test_istac_columns_equal_tacotoolbox(istac_pair):
     assert_same_columns(level0(ours), level0(ref))
 
 
+def test_time_columns_from_dicts_and_tables_equal_tacotoolbox(tmp_path):
+    """Naive datetimes are wall times (timestamp[us]), aware ones instants (timestamp[us, tz=UTC]),
+    from a dict as from a 1-row table, as tacotoolbox's pyarrow inference writes them. Values and
+    types equal, nulls included, but for a millisecond column's unit.
+    (Aware datetimes in other zones are instants in tacocore too; tacotoolbox would name each
+    zone in the type, and refuses two zones in one column.)"""
+    utc = dt.timezone.utc
+    rows = [(dt.datetime(2024, 2, 29, 23, 59, 58, 123456), dt.datetime(2024, 1, 1, 12, tzinfo=utc)),
+            (dt.datetime(1969, 12, 31, 23, 0), dt.datetime(1999, 12, 31, 23, 59, 59, 1, tzinfo=utc))]
+    table = pa.table({"t_tab": pa.array([dt.datetime(2020, 1, 1, tzinfo=utc), None], pa.timestamp("us", tz="UTC")),
+                      "ms_tab": pa.array([dt.datetime(2020, 1, 1, 0, 0, 0, 5000), None], pa.timestamp("ms"))})
+
+    def build(tool: str) -> pa.Table:
+        mod = tacotoolbox if tool == "ref" else tacocore
+        Sample, Taco, Tortilla = mod.datamodel.Sample, mod.datamodel.Taco, mod.datamodel.Tortilla
+        samples = []
+        for i, (naive, aware) in enumerate(rows):
+            s = Sample(id=f"s{i}", path=b"x" * (i + 1))
+            s.extend_with({"t_naive": naive, "t_aware": aware})
+            s.extend_with(table.slice(i, 1))
+            samples.append(s)
+        taco = Taco(tortilla=Tortilla(samples), id="times", dataset_version="1.0.0", description="times",
+                    licenses=["CC-BY-4.0"], providers=[{"name": "x"}], tasks=["classification"])
+        out = tmp_path / f"{tool}.tacozip"
+        mod.create(taco, str(out))
+        return level0(out)
+
+    ours, ref = build("ours"), build("ref")
+    assert ref.schema.field("t_aware").type == pa.timestamp("us", tz="UTC")  # what is compared
+    # The one deliberate difference: tacocore keeps every time column in microseconds (its
+    # model's one unit, USER-GUIDE §4), tacotoolbox the table's milliseconds; the times are equal.
+    assert ref.schema.field("ms_tab").type == pa.timestamp("ms")
+    assert ours.schema.field("ms_tab").type == pa.timestamp("us")
+    assert ours["ms_tab"].to_pylist() == ref["ms_tab"].to_pylist()
+    assert_same_columns(ours.drop_columns(["ms_tab"]), ref.drop_columns(["ms_tab"]))
+
+
 def test_collection_json_equals_tacotoolbox_but_for_version_and_extent(pair):
     ours, ref = (collection(p) for p in pair)
     assert ours["taco_version"] == "2.0.0"  # the spec's; the reference writes its own 0.5.0

@@ -129,9 +129,9 @@ NAIVE = datetime.datetime(2024, 2, 29, 23, 59, 58, 123456)
     (b"\x00\xff", "binary", b"\x00\xff"),
     (bytearray(b"ab"), "binary", b"ab"),
     (True, "bool", True),
-    (NAIVE, "timestamp[us]", NAIVE),  # naive = UTC
+    (NAIVE, "timestamp[us]", NAIVE),  # naive: a wall time
     (datetime.datetime(2024, 1, 1, 12, tzinfo=datetime.timezone(datetime.timedelta(hours=2))),
-     "timestamp[us]", datetime.datetime(2024, 1, 1, 10)),  # aware -> UTC
+     "timestamp[us, tz=UTC]", datetime.datetime(2024, 1, 1, 10, tzinfo=datetime.timezone.utc)),  # aware: an instant
     ([1, 2, 3], "list<l: int64>", [1, 2, 3]),
     ((0.5, 1.5), "list<l: double>", [0.5, 1.5]),
     (["a", "b"], "list<l: string>", ["a", "b"]),
