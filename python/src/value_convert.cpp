@@ -8,6 +8,7 @@
 #include <nanobind/stl/string.h>
 
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 #include "model/time_format.hpp"
@@ -76,6 +77,26 @@ Value datetime_value(nb::handle obj) {
     return Value::timestamp_tz(micros);
 }
 
+// [1, 2.5] is a list of doubles, as pyarrow infers it (tacotoolbox writes it so): ints among
+// floats become doubles. Any other mix stays a SchemaError (Value::list).
+void promote_ints_among_floats(Value::List& items) {
+    bool ints = false, floats = false;
+    for (const Value& v : items) {
+        if (v.is_null()) continue;
+        const TypeId t = v.type().id();
+        if (t == TypeId::Int64)
+            ints = true;
+        else if (t == TypeId::Float64)
+            floats = true;
+        else
+            return;
+    }
+    if (!ints || !floats) return;
+    for (Value& v : items)
+        if (!v.is_null() && v.type().id() == TypeId::Int64)
+            v = Value(static_cast<double>(v.as_int()));
+}
+
 Value numpy_value(nb::handle obj, const std::string& what) {
     nb::object dtype = obj.attr("dtype");
     std::string kind = nb::cast<std::string>(dtype.attr("kind"));
@@ -102,11 +123,17 @@ Value numpy_value(nb::handle obj, const std::string& what) {
     if (kind == "f")
         return itemsize == 4 ? Value(nb::cast<float>(py)) : Value(nb::cast<double>(py));
     if (kind == "i" && itemsize <= 4) return Value::int32(nb::cast<int32_t>(py));
-    if (kind == "i" || kind == "u") return Value(nb::cast<long long>(py));
+    // Other integers as the Python int they are: int64, or a SchemaError naming a uint64 value
+    // beyond it (a bare std::bad_cast before).
+    if (kind == "i" || kind == "u") return to_value(py, what);
     if (kind == "b") return Value(nb::cast<bool>(py));
     if (kind == "M") {
         nb::object us = obj.attr("astype")("datetime64[us]").attr("astype")("int64");
-        return Value::timestamp(nb::cast<int64_t>(us));
+        const int64_t micros = nb::cast<int64_t>(us);
+        // NaT (numpy's smallest int64) is a missing time, as pyarrow reads it, not a time.
+        if (micros == std::numeric_limits<int64_t>::min())
+            return Value::null(DataType::timestamp());
+        return Value::timestamp(micros);
     }
     return to_value(py, what);
 }
@@ -141,6 +168,7 @@ Value to_value(nb::handle obj, const std::string& what) {
         DepthGuard guard(what);
         Value::List items;
         for (nb::handle item : obj) items.push_back(to_value(item, what));
+        promote_ints_among_floats(items);
         return Value::list(std::move(items));
     }
     if (PyDict_Check(obj.ptr())) {

@@ -152,8 +152,7 @@ OrderedJson field_schema_json(const std::vector<metadata::LevelTable>& levels) {
         cols.push_back(entry("id", "string"));
         cols.push_back(entry("type", "string"));
         for (const auto& c : levels[d].schema) {
-            DataType t = c.type.is_complete() ? c.type : DataType::string();
-            cols.push_back(entry(c.name, t.arrow_name()));
+            cols.push_back(entry(c.name, metadata::stored_type(c.type).arrow_name()));
         }
         cols.push_back(entry("internal:current_id", "int64"));
         cols.push_back(entry("internal:parent_id", "int64"));

@@ -35,6 +35,26 @@ std::vector<LevelTable> build_level_tables(const Taco& taco) {
     return levels;
 }
 
+DataType stored_type(const DataType& t) {
+    if (t.is_complete()) return t;
+    switch (t.id()) {
+        case TypeId::List:
+            return DataType::list(stored_type(t.element()));
+        case TypeId::FixedList:
+            return DataType::fixed_list(stored_type(t.element()), t.size());
+        case TypeId::Struct: {
+            std::vector<std::pair<std::string, DataType>> fields;
+            for (size_t i = 0; i < t.field_count(); ++i)
+                fields.emplace_back(t.field_name(i), stored_type(t.field_type(i)));
+            return DataType::structure(fields);
+        }
+        case TypeId::Map:
+            return DataType::map(stored_type(t.field_type(0)), stored_type(t.field_type(1)));
+        default:  // Null: no value ever said what it is
+            return DataType::string();
+    }
+}
+
 const std::string& column_description(const std::string& name) {
     static const std::map<std::string, std::string> texts = {
         {"id", "Unique sample identifier within parent scope. Must be unique among siblings."},

@@ -29,4 +29,8 @@ std::vector<LevelTable> build_level_tables(const Taco& taco);
 /// Built-in descriptions of the core and internal columns (the reference's texts).
 const std::string& column_description(const std::string& name);
 
+/// The type a column of type `t` is stored as: every part still untyped, an all-null column or
+/// the element of lists that were all empty or all null, becomes string (docs/FORMAT-DECISIONS.md).
+DataType stored_type(const DataType& t);
+
 }  // namespace taco::metadata

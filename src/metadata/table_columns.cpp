@@ -1,6 +1,7 @@
 #include "metadata/table_columns.hpp"
 
 namespace taco::metadata {
+
 namespace {
 
 void add_core_and_extensions(std::vector<TableColumn>& cols, const LevelTable& level, int64_t begin,
@@ -16,9 +17,7 @@ void add_core_and_extensions(std::vector<TableColumn>& cols, const LevelTable& l
     for (const auto& c : level.schema) {
         std::vector<const Value*> cells(count);
         for (size_t i = 0; i < count; ++i) cells[i] = level.rows[begin + i].sample->get(c.name);
-        // A column that is null everywhere has no type; it is stored as text.
-        DataType t = c.type.is_complete() ? c.type : DataType::string();
-        cols.push_back(TableColumn::of_values(c.name, t, std::move(cells)));
+        cols.push_back(TableColumn::of_values(c.name, stored_type(c.type), std::move(cells)));
     }
 }
 

@@ -148,12 +148,45 @@ NAIVE = datetime.datetime(2024, 2, 29, 23, 59, 58, 123456)
     (np.array([1, 2], dtype=np.int32), "list<l: int32>", [1, 2]),
     (np.array([True, False]), "list<l: bool>", [True, False]),
     (None, "string", None),  # an all-null column is stored as string (docs/FORMAT-DECISIONS.md)
+    ([], "list<l: string>", []),  # so is the element of lists that are all empty or all null
+    ([None], "list<l: string>", [None]),
+    ({"a": None, "b": 1}, "struct<a: string, b: int64>", {"a": None, "b": 1}),
+    ([1, 2.5, None], "list<l: double>", [1.0, 2.5, None]),  # ints among floats: pyarrow's doubles
+    (np.uint64(2**63 - 1), "int64", 2**63 - 1),
+    (np.datetime64("NaT"), "timestamp[us]", None),  # NaT is a missing time
 ])
 def test_python_values_map_to_typed_values(tmp_path, value, arrow, back):
     types, row, fields = written_types(tmp_path, v=value)
     assert types["v"] == arrow
     assert row["v"] == back
     assert fields["v"] == arrow.replace("<l: ", "<item: ")  # field_schema spells pyarrow's names
+
+
+@pytest.mark.parametrize("value, message", [
+    (np.uint64(2**63 + 1), "field 'v': integer 9223372036854775809 does not fit in int64"),
+    (np.array([1, 2**64 - 1], dtype=np.uint64), "field 'v': integer 18446744073709551615 does not fit in int64"),
+    ([1, "a"], "list element 1 has type string, expected int64"),
+    ([1, True], "list element 1 has type bool, expected int64"),
+])
+def test_values_that_cannot_be_stored_name_the_field(value, message):
+    """A uint64 beyond int64 was a bare std::bad_cast; mixes other than ints among floats are
+    refused (pyarrow refuses them too)."""
+    with pytest.raises(tacocore.TacoSchemaError, match=message):
+        tacocore.Sample("a", b"1", v=value)
+
+
+def test_the_interpreter_exits_cleanly_after_converting_values():
+    """The conversion keeps Python objects for the process's life: one freed during the
+    interpreter's shutdown, without the GIL, aborted it (exit 134) after any datetime."""
+    import subprocess
+    import sys
+    script = (
+        "import datetime, decimal, numpy as np, tacocore\n"
+        "tacocore.Sample('a', b'1', t=datetime.datetime.now(datetime.timezone.utc), d=datetime.date(2020, 1, 1),\n"
+        "                n=np.datetime64('NaT'), m=decimal.Decimal('1.5'), a=np.arange(3), l=[1, 2.5]).metadata\n"
+    )
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
 
 
 def test_sample_values_read_back_in_python():

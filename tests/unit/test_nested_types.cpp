@@ -142,3 +142,35 @@ TEST(NestedTypes, NestingLimitAtWriteAndAtRead) {
     EXPECT_TRUE(contains(message, "column 'deep'")) << message;
     EXPECT_TRUE(contains(message, "the limit is 64")) << message;
 }
+
+// Parquet written through DuckDB has no null type: whatever no value typed, an all-null column,
+// the element of lists that are all empty, a struct field null everywhere, is stored as string
+// (docs/FORMAT-DECISIONS.md). A column of empty lists used to fail in the writer ("does not fit
+// the column type string").
+TEST(NestedTypes, UntypedPartsAreStoredAsStringEverywhereTheyNest) {
+    TempDir dir;
+    std::vector<Sample> samples;
+    for (int i = 0; i < 2; ++i) {
+        Sample s = Sample::bytes("s" + std::to_string(i), sample_bytes("s" + std::to_string(i)));
+        s.set("empty", Value::list({}));
+        s.set("holes", Value::list({Value(), Value()}));
+        s.set("half", Value::structure({{"a", Value()}, {"b", Value(1LL)}}));
+        s.set("none", Value());
+        samples.push_back(std::move(s));
+    }
+    const Taco taco(Tortilla(std::move(samples)), test_collection("untyped"));
+    for (const char* name : {"u.tacozip", "u_folder"}) {
+        SCOPED_TRACE(name);
+        create(taco, dir / name);
+        const DataFrame df = load(dir / name).data();
+        ASSERT_EQ(df.rows(), 2u);
+        EXPECT_EQ(column(df.schema(), "empty")->type.arrow_name(), "list<item: string>");
+        EXPECT_EQ(column(df.schema(), "holes")->type.arrow_name(), "list<item: string>");
+        EXPECT_EQ(column(df.schema(), "half")->type.arrow_name(), "struct<a: string, b: int64>");
+        EXPECT_EQ(column(df.schema(), "none")->type.arrow_name(), "string");
+        EXPECT_TRUE(df.value(1, "empty").as_list().empty());
+        EXPECT_EQ(df.value(0, "holes").as_list().size(), 2u);
+        EXPECT_TRUE(df.value(0, "holes").as_list()[1].is_null());
+        EXPECT_TRUE(df.value(0, "none").is_null());
+    }
+}
