@@ -1,12 +1,16 @@
 #include "arrow_row.hpp"
 
+#include <charconv>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "metadata/arrow_c.hpp"
 #include "model/utf8.hpp"
+#include "taco/errors.hpp"
 
 namespace taco::py {
 namespace {
@@ -18,6 +22,10 @@ enum class Kind {
     Int16,
     Int32,
     Int64,
+    UInt8,
+    UInt16,
+    UInt32,
+    UInt64,
     Float32,
     Float64,
     Utf8,
@@ -25,70 +33,131 @@ enum class Kind {
     Binary,
     LargeBinary,
     Date32,
-    Timestamp  // seconds, milliseconds or microseconds (timestamp_unit); nanoseconds are declined
+    Timestamp,  // seconds, milliseconds or microseconds; nanoseconds are declined
+    Decimal128,
+    List,
+    LargeList,
+    FixedList,
+    Struct,
+    Map
 };
 
-std::optional<Kind> kind_of(const ArrowSchema& s) {
-    if (s.dictionary != nullptr) return std::nullopt;
-    const std::string_view f = s.format;
-    if (f == "b") return Kind::Bool;
-    if (f == "c") return Kind::Int8;
-    if (f == "s") return Kind::Int16;
-    if (f == "i") return Kind::Int32;
-    if (f == "l") return Kind::Int64;
-    if (f == "f") return Kind::Float32;
-    if (f == "g") return Kind::Float64;
-    if (f == "u") return Kind::Utf8;
-    if (f == "U") return Kind::LargeUtf8;
-    if (f == "z") return Kind::Binary;
-    if (f == "Z") return Kind::LargeBinary;
-    if (f == "tdD") return Kind::Date32;
-    if (f.starts_with("tss:") || f.starts_with("tsm:") || f.starts_with("tsu:"))
-        return Kind::Timestamp;
+// One column, or one part of a nested column: how its buffers are read and the type its values
+// get. Built once per schema; a type this reader does not take makes the whole schema nullopt.
+struct Node {
+    Kind kind;
+    DataType type;
+    int64_t micros_per_unit = 1;  // Timestamp
+    int scale = 0;                // Decimal128
+    int32_t fixed_size = 0;       // FixedList
+    std::vector<Node>
+        children;  // List, LargeList, FixedList: 1; Struct: its fields; Map: key, value
+};
+
+std::optional<Node> node_of(const ArrowSchema& s, int depth);
+
+// "d:P,S" or "d:P,S,128" -> (P, S); nullopt for other widths or anything malformed.
+std::optional<std::pair<int, int>> decimal128_spec(std::string_view f) {
+    f.remove_prefix(2);
+    int precision = 0, scale = 0;
+    auto [p, ec] = std::from_chars(f.data(), f.data() + f.size(), precision);
+    if (ec != std::errc() || p == f.data() + f.size() || *p != ',') return std::nullopt;
+    auto [q, ec2] = std::from_chars(p + 1, f.data() + f.size(), scale);
+    if (ec2 != std::errc()) return std::nullopt;
+    const std::string_view rest(q, static_cast<size_t>(f.data() + f.size() - q));
+    if (!rest.empty() && rest != ",128") return std::nullopt;
+    return std::pair{precision, scale};
+}
+
+std::optional<Node> scalar_node(std::string_view f) {
+    if (f == "b") return Node{Kind::Bool, DataType::boolean()};
+    // int8/16 become int32, as on the Python path; unsigned integers int64 (a uint64 beyond it is
+    // declined per value, and the Python path names it).
+    if (f == "c") return Node{Kind::Int8, DataType::int32()};
+    if (f == "s") return Node{Kind::Int16, DataType::int32()};
+    if (f == "i") return Node{Kind::Int32, DataType::int32()};
+    if (f == "l") return Node{Kind::Int64, DataType::int64()};
+    if (f == "C") return Node{Kind::UInt8, DataType::int64()};
+    if (f == "S") return Node{Kind::UInt16, DataType::int64()};
+    if (f == "I") return Node{Kind::UInt32, DataType::int64()};
+    if (f == "L") return Node{Kind::UInt64, DataType::int64()};
+    if (f == "f") return Node{Kind::Float32, DataType::float32()};
+    if (f == "g") return Node{Kind::Float64, DataType::float64()};
+    if (f == "u") return Node{Kind::Utf8, DataType::string()};
+    if (f == "U") return Node{Kind::LargeUtf8, DataType::string()};
+    if (f == "z") return Node{Kind::Binary, DataType::binary()};
+    if (f == "Z") return Node{Kind::LargeBinary, DataType::binary()};
+    if (f == "tdD") return Node{Kind::Date32, DataType::date()};
+    if (f.starts_with("tss:") || f.starts_with("tsm:") || f.starts_with("tsu:")) {
+        // A zone, any zone, makes the column one of instants: Parquet stores any zoned Arrow
+        // timestamp as TIMESTAMP(isAdjustedToUTC=true); the zone's name is display information
+        // it does not keep. Every unit is kept in microseconds, TACO's (and the model's) unit.
+        Node n{Kind::Timestamp, f.size() > 4 ? DataType::timestamp_tz() : DataType::timestamp()};
+        n.micros_per_unit = f[2] == 's' ? 1000000 : f[2] == 'm' ? 1000 : 1;
+        return n;
+    }
+    if (f.starts_with("d:")) {
+        const auto spec = decimal128_spec(f);
+        if (!spec) return std::nullopt;
+        Node n{Kind::Decimal128, DataType::decimal(spec->first, spec->second)};
+        n.scale = spec->second;
+        return n;
+    }
     return std::nullopt;
 }
 
-// Microseconds per unit of a timestamp column ("tsm:Europe/Madrid" -> 1000).
-int64_t micros_per_unit(std::string_view format) {
-    return format[2] == 's' ? 1000000 : format[2] == 'm' ? 1000 : 1;
-}
-
-// A timestamp column with a zone holds instants: Parquet stores any zoned Arrow timestamp as
-// TIMESTAMP(isAdjustedToUTC=true), so it is written as timestamp_tz whatever the zone (the zone's
-// name itself is display information Parquet does not keep). Without a zone it is wall time.
-bool zoned(std::string_view format) {
-    return format.size() > 4;
-}
-
-// The type a null of this column keeps: what bind_extensions' type_from_arrow_name finds for
-// pyarrow's spelling of it (int8/int16 stay untyped).
-DataType null_type(Kind k, std::string_view format) {
-    switch (k) {
-        case Kind::Bool:
-            return DataType::boolean();
-        case Kind::Int32:
-            return DataType::int32();
-        case Kind::Int64:
-            return DataType::int64();
-        case Kind::Float32:
-            return DataType::float32();
-        case Kind::Float64:
-            return DataType::float64();
-        case Kind::Utf8:
-        case Kind::LargeUtf8:
-            return DataType::string();
-        case Kind::Binary:
-        case Kind::LargeBinary:
-            return DataType::binary();
-        case Kind::Date32:
-            return DataType::date();
-        case Kind::Timestamp:
-            return zoned(format) ? DataType::timestamp_tz() : DataType::timestamp();
-        case Kind::Int8:
-        case Kind::Int16:
-            return DataType::null();
+std::optional<Node> nested_node(const ArrowSchema& s, std::string_view f, int depth) {
+    std::vector<Node> children;
+    for (int64_t i = 0; i < s.n_children; ++i) {
+        auto child = node_of(*s.children[i], depth + 1);
+        if (!child) return std::nullopt;
+        children.push_back(std::move(*child));
     }
-    return DataType::null();
+    if ((f == "+l" || f == "+L") && children.size() == 1) {
+        Node n{f == "+l" ? Kind::List : Kind::LargeList, DataType::list(children[0].type)};
+        n.children = std::move(children);
+        return n;
+    }
+    if (f.starts_with("+w:") && children.size() == 1) {
+        int32_t size = 0;
+        auto [p, ec] = std::from_chars(f.data() + 3, f.data() + f.size(), size);
+        if (ec != std::errc() || p != f.data() + f.size() || size < 1) return std::nullopt;
+        Node n{Kind::FixedList, DataType::fixed_list(children[0].type, size)};
+        n.fixed_size = size;
+        n.children = std::move(children);
+        return n;
+    }
+    if (f == "+s") {
+        std::vector<std::pair<std::string, DataType>> fields;
+        for (int64_t i = 0; i < s.n_children; ++i)
+            fields.emplace_back(s.children[i]->name ? s.children[i]->name : "",
+                                children[static_cast<size_t>(i)].type);
+        Node n{Kind::Struct, DataType::structure(fields)};
+        n.children = std::move(children);
+        return n;
+    }
+    // A map is a list of {key, value} structs: its two fields are read as the map's children.
+    if (f == "+m" && children.size() == 1 && children[0].kind == Kind::Struct &&
+        children[0].children.size() == 2) {
+        std::vector<Node> kv = std::move(children[0].children);
+        Node n{Kind::Map, DataType::map(kv[0].type, kv[1].type)};
+        n.children = std::move(kv);
+        return n;
+    }
+    return std::nullopt;
+}
+
+std::optional<Node> node_of(const ArrowSchema& s, int depth) {
+    if (s.dictionary != nullptr || s.format == nullptr || depth > kMaxNestingDepth)
+        return std::nullopt;
+    const std::string_view f = s.format;
+    try {
+        if (f.starts_with("+")) return nested_node(s, f, depth);
+        return scalar_node(f);
+    } catch (const SchemaError&) {
+        return std::nullopt;  // a type the model refuses (decimal precision, struct names): the
+                              // Python path reports it naming the sample and field
+    }
 }
 
 bool bit(const void* bitmap, int64_t i) {
@@ -110,16 +179,69 @@ std::optional<std::string_view> bytes_at(const ArrowArray& a, int64_t i) {
                             static_cast<size_t>(end - begin)};
 }
 
-// Cell `i` (buffer index, offsets applied) of column `a`; nullopt for invalid UTF-8 or a column
-// without the buffers its type has (then the Python path, through pyarrow, reports it).
-std::optional<Value> cell(Kind k, std::string_view format, const ArrowArray& a, int64_t i) {
-    const bool variable =
-        k == Kind::Utf8 || k == Kind::LargeUtf8 || k == Kind::Binary || k == Kind::LargeBinary;
-    if (a.n_buffers < (variable ? 3 : 2) || a.length < 1) return std::nullopt;
-    if (a.null_count != 0 && a.buffers[0] != nullptr && !bit(a.buffers[0], i))
-        return Value::null(null_type(k, format));
-    if (a.buffers[1] == nullptr || (variable && a.buffers[2] == nullptr)) return std::nullopt;
+// Buffers each kind has besides validity (children are arrays of their own).
+int buffers_needed(Kind k) {
     switch (k) {
+        case Kind::Utf8:
+        case Kind::LargeUtf8:
+        case Kind::Binary:
+        case Kind::LargeBinary:
+            return 3;
+        case Kind::Struct:
+        case Kind::FixedList:
+            return 1;
+        default:
+            return 2;
+    }
+}
+
+// The decimal128 at `i` as text with `scale` fractional digits ("-12.50").
+std::string decimal_text(const ArrowArray& a, int64_t i, int scale) {
+    unsigned __int128 magnitude;
+    __int128 v;
+    std::memcpy(&v, static_cast<const uint8_t*>(a.buffers[1]) + i * 16, 16);
+    const bool negative = v < 0;
+    magnitude = negative ? static_cast<unsigned __int128>(0) - static_cast<unsigned __int128>(v)
+                         : static_cast<unsigned __int128>(v);
+    std::string digits;
+    do {
+        digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(magnitude % 10)));
+        magnitude /= 10;
+    } while (magnitude != 0);
+    if (scale > 0) {
+        if (digits.size() <= static_cast<size_t>(scale))
+            digits.insert(0, static_cast<size_t>(scale) + 1 - digits.size(), '0');
+        digits.insert(digits.size() - static_cast<size_t>(scale), ".");
+    }
+    return negative ? "-" + digits : digits;
+}
+
+std::optional<Value> cell(const Node& n, const ArrowArray& a, int64_t i);
+
+// Items [begin, end) of list child `c` (their positions relative to the child's offset).
+std::optional<Value::List> items(const Node& child, const ArrowArray& c, int64_t begin,
+                                 int64_t end) {
+    if (begin < 0 || end < begin || end > c.length + c.offset) return std::nullopt;
+    Value::List out;
+    out.reserve(static_cast<size_t>(end - begin));
+    for (int64_t k = begin; k < end; ++k) {
+        auto v = cell(child, c, c.offset + k);
+        if (!v) return std::nullopt;
+        out.push_back(std::move(*v));
+    }
+    return out;
+}
+
+// Cell at buffer position `i` (offsets applied) of array `a` read as `n`; nullopt for invalid
+// UTF-8, a value beyond what the model holds, or an array without the buffers its type has
+// (then the Python path, through pyarrow, reports it).
+std::optional<Value> cell(const Node& n, const ArrowArray& a, int64_t i) {
+    if (a.n_buffers < buffers_needed(n.kind)) return std::nullopt;
+    if (a.null_count != 0 && a.buffers[0] != nullptr && !bit(a.buffers[0], i))
+        return Value::null(n.type);
+    for (int b = 1; b < buffers_needed(n.kind); ++b)
+        if (a.buffers[b] == nullptr) return std::nullopt;
+    switch (n.kind) {
         case Kind::Bool:
             return Value(bit(a.buffers[1], i));
         case Kind::Int8:
@@ -130,32 +252,95 @@ std::optional<Value> cell(Kind k, std::string_view format, const ArrowArray& a, 
             return Value::int32(at<int32_t>(a, 1, i));
         case Kind::Int64:
             return Value(static_cast<long long>(at<int64_t>(a, 1, i)));
+        case Kind::UInt8:
+            return Value(static_cast<long long>(at<uint8_t>(a, 1, i)));
+        case Kind::UInt16:
+            return Value(static_cast<long long>(at<uint16_t>(a, 1, i)));
+        case Kind::UInt32:
+            return Value(static_cast<long long>(at<uint32_t>(a, 1, i)));
+        case Kind::UInt64: {
+            const uint64_t v = at<uint64_t>(a, 1, i);
+            if (v > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) return std::nullopt;
+            return Value(static_cast<long long>(v));
+        }
         case Kind::Float32:
             return Value(at<float>(a, 1, i));
         case Kind::Float64:
             return Value(at<double>(a, 1, i));
         case Kind::Utf8:
         case Kind::LargeUtf8: {
-            const auto text = k == Kind::Utf8 ? bytes_at<int32_t>(a, i) : bytes_at<int64_t>(a, i);
+            const auto text =
+                n.kind == Kind::Utf8 ? bytes_at<int32_t>(a, i) : bytes_at<int64_t>(a, i);
             if (!text || !model::is_valid_utf8(*text)) return std::nullopt;
             return Value(*text);
         }
         case Kind::Binary:
         case Kind::LargeBinary: {
             const auto bytes =
-                k == Kind::Binary ? bytes_at<int32_t>(a, i) : bytes_at<int64_t>(a, i);
+                n.kind == Kind::Binary ? bytes_at<int32_t>(a, i) : bytes_at<int64_t>(a, i);
             if (!bytes) return std::nullopt;
             return Value::binary(std::string(*bytes));
         }
         case Kind::Date32:
             return Value::date(at<int32_t>(a, 1, i));
         case Kind::Timestamp: {
-            // Microseconds, as every TACO time column; a value beyond int64 microseconds is left
-            // to the Python path, which reports it.
+            // A value beyond int64 microseconds is left to the Python path, which reports it.
             int64_t micros = 0;
-            if (__builtin_mul_overflow(at<int64_t>(a, 1, i), micros_per_unit(format), &micros))
+            if (__builtin_mul_overflow(at<int64_t>(a, 1, i), n.micros_per_unit, &micros))
                 return std::nullopt;
-            return zoned(format) ? Value::timestamp_tz(micros) : Value::timestamp(micros);
+            return n.type == DataType::timestamp_tz() ? Value::timestamp_tz(micros)
+                                                      : Value::timestamp(micros);
+        }
+        case Kind::Decimal128:
+            try {
+                return Value::decimal(n.type, decimal_text(a, i, n.scale));
+            } catch (const SchemaError&) {
+                return std::nullopt;  // more digits than the precision: not what pyarrow holds
+            }
+        case Kind::List:
+        case Kind::LargeList: {
+            if (a.n_children != 1) return std::nullopt;
+            const bool large = n.kind == Kind::LargeList;
+            const int64_t begin = large ? at<int64_t>(a, 1, i) : at<int32_t>(a, 1, i);
+            const int64_t end = large ? at<int64_t>(a, 1, i + 1) : at<int32_t>(a, 1, i + 1);
+            auto list = items(n.children[0], *a.children[0], begin, end);
+            if (!list) return std::nullopt;
+            return Value::list(n.children[0].type, std::move(*list));
+        }
+        case Kind::FixedList: {
+            if (a.n_children != 1) return std::nullopt;
+            auto list =
+                items(n.children[0], *a.children[0], i * n.fixed_size, (i + 1) * n.fixed_size);
+            if (!list) return std::nullopt;
+            return Value::fixed_list(n.type, std::move(*list));
+        }
+        case Kind::Struct: {
+            if (a.n_children != static_cast<int64_t>(n.children.size())) return std::nullopt;
+            Value::List fields;
+            for (size_t k = 0; k < n.children.size(); ++k) {
+                const ArrowArray& c = *a.children[k];
+                if (i >= c.length + c.offset) return std::nullopt;
+                auto v = cell(n.children[k], c, c.offset + i);
+                if (!v) return std::nullopt;
+                fields.push_back(std::move(*v));
+            }
+            return Value::structure(n.type, std::move(fields));
+        }
+        case Kind::Map: {
+            if (a.n_children != 1 || a.children[0]->n_children != 2) return std::nullopt;
+            const ArrowArray& entries = *a.children[0];
+            const int64_t begin = at<int32_t>(a, 1, i), end = at<int32_t>(a, 1, i + 1);
+            auto keys = items(n.children[0], *entries.children[0], entries.offset + begin,
+                              entries.offset + end);
+            auto values = items(n.children[1], *entries.children[1], entries.offset + begin,
+                                entries.offset + end);
+            if (!keys || !values) return std::nullopt;
+            std::vector<std::pair<Value, Value>> pairs;
+            for (size_t k = 0; k < keys->size(); ++k) {
+                if ((*keys)[k].is_null()) return std::nullopt;
+                pairs.emplace_back(std::move((*keys)[k]), std::move((*values)[k]));
+            }
+            return Value::map(n.type, std::move(pairs));
         }
     }
     return std::nullopt;
@@ -175,31 +360,30 @@ struct ArrayGuard {
     }
 };
 
-// The kind of each column of a struct schema; nullopt when one is left to the Python path.
-std::optional<std::vector<Kind>> column_kinds(const ArrowSchema& schema) {
+// How each column of a struct schema is read; nullopt when one is left to the Python path.
+std::optional<std::vector<Node>> column_nodes(const ArrowSchema& schema) {
     if (std::string_view(schema.format) != "+s") return std::nullopt;
-    std::vector<Kind> kinds;
-    kinds.reserve(static_cast<size_t>(schema.n_children));
+    std::vector<Node> nodes;
+    nodes.reserve(static_cast<size_t>(schema.n_children));
     for (int64_t j = 0; j < schema.n_children; ++j) {
-        const auto k = kind_of(*schema.children[j]);
-        if (!k) return std::nullopt;
-        kinds.push_back(*k);
+        auto n = node_of(*schema.children[j], 1);
+        if (!n) return std::nullopt;
+        nodes.push_back(std::move(*n));
     }
-    return kinds;
+    return nodes;
 }
 
 // Row `row` of `batch` (a struct array of `schema`'s columns) as fields.
 std::optional<std::vector<Field>> row_fields(const ArrowSchema& schema,
-                                             const std::vector<Kind>& kinds,
+                                             const std::vector<Node>& nodes,
                                              const ArrowArray& batch, int64_t row) {
     if (batch.n_children != schema.n_children) return std::nullopt;
     std::vector<Field> fields;
-    fields.reserve(kinds.size());
-    for (size_t j = 0; j < kinds.size(); ++j) {
+    fields.reserve(nodes.size());
+    for (size_t j = 0; j < nodes.size(); ++j) {
         const ArrowArray& column = *batch.children[j];
         // A child's positions are relative to its parent's offset, its buffers to its own.
-        auto value =
-            cell(kinds[j], schema.children[j]->format, column, column.offset + batch.offset + row);
+        auto value = cell(nodes[j], column, column.offset + batch.offset + row);
         if (!value) return std::nullopt;
         fields.push_back({schema.children[j]->name, std::move(*value)});
     }
@@ -220,8 +404,8 @@ std::optional<std::vector<std::vector<Field>>> arrow_rows_fields(ArrowArrayStrea
     StreamGuard stream_guard{stream};
     SchemaGuard schema;
     if (stream->get_schema(stream, &schema.s) != 0) return std::nullopt;
-    const auto kinds = column_kinds(schema.s);
-    if (!kinds) return std::nullopt;
+    const auto nodes = column_nodes(schema.s);
+    if (!nodes) return std::nullopt;
     std::vector<std::vector<Field>> out;
     out.reserve(rows);
     // Rows may be spread over any number of batches, empty ones included.
@@ -232,7 +416,7 @@ std::optional<std::vector<std::vector<Field>>> arrow_rows_fields(ArrowArrayStrea
         if (batch.a.length < 0 || out.size() + static_cast<size_t>(batch.a.length) > rows)
             return std::nullopt;
         for (int64_t i = 0; i < batch.a.length; ++i) {
-            auto fields = row_fields(schema.s, *kinds, batch.a, i);
+            auto fields = row_fields(schema.s, *nodes, batch.a, i);
             if (!fields) return std::nullopt;
             out.push_back(std::move(*fields));
         }

@@ -44,6 +44,10 @@ std::optional<DataType> type_from_arrow_name(const std::string& name) {
         if (t.arrow_name() == name) return t;
     if (name == "large_string") return DataType::string();
     if (name == "large_binary") return DataType::binary();
+    // Narrow and unsigned integers, as their values become (arrow_row.cpp reads the same).
+    if (name == "int8" || name == "int16") return DataType::int32();
+    if (name == "uint8" || name == "uint16" || name == "uint32" || name == "uint64")
+        return DataType::int64();
     // Any unit is kept in microseconds; a zone, any zone, makes the column one of instants
     // (arrow_row.cpp's zoned(): Parquet keeps no zone name, only isAdjustedToUTC).
     for (const std::string unit : {"s", "ms", "us", "ns"}) {

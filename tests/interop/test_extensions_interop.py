@@ -9,6 +9,7 @@ bad input raises TacoSchemaError naming the sample and the field."""
 from __future__ import annotations
 
 import datetime as dt
+import decimal
 import io
 import json
 import struct
@@ -160,9 +161,10 @@ def test_istac_columns_equal_tacotoolbox(istac_pair):
     assert_same_columns(level0(ours), level0(ref))
 
 
-def test_time_columns_from_dicts_and_tables_equal_tacotoolbox(tmp_path):
+def test_time_nested_and_decimal_columns_from_dicts_and_tables_equal_tacotoolbox(tmp_path):
     """Naive datetimes are wall times (timestamp[us]), aware ones instants (timestamp[us, tz=UTC]),
-    from a dict as from a 1-row table, as tacotoolbox's pyarrow inference writes them. Values and
+    from a dict as from a 1-row table, as tacotoolbox's pyarrow inference writes them; a table's
+    struct, map, decimal and list<int32> columns keep their types. Values and
     types equal, nulls included, but for a millisecond column's unit.
     (Aware datetimes in other zones are instants in tacocore too; tacotoolbox would name each
     zone in the type, and refuses two zones in one column.)"""
@@ -170,7 +172,12 @@ def test_time_columns_from_dicts_and_tables_equal_tacotoolbox(tmp_path):
     rows = [(dt.datetime(2024, 2, 29, 23, 59, 58, 123456), dt.datetime(2024, 1, 1, 12, tzinfo=utc)),
             (dt.datetime(1969, 12, 31, 23, 0), dt.datetime(1999, 12, 31, 23, 59, 59, 1, tzinfo=utc))]
     table = pa.table({"t_tab": pa.array([dt.datetime(2020, 1, 1, tzinfo=utc), None], pa.timestamp("us", tz="UTC")),
-                      "ms_tab": pa.array([dt.datetime(2020, 1, 1, 0, 0, 0, 5000), None], pa.timestamp("ms"))})
+                      "ms_tab": pa.array([dt.datetime(2020, 1, 1, 0, 0, 0, 5000), None], pa.timestamp("ms")),
+                      # nested and decimal columns keep their Arrow types (arrow_row.cpp)
+                      "st": pa.array([{"a": 1, "b": "x"}, None], pa.struct([("a", pa.int32()), ("b", pa.string())])),
+                      "mp": pa.array([[("k", 1)], []], pa.map_(pa.string(), pa.int64())),
+                      "dec": pa.array([decimal.Decimal("1.25"), None], pa.decimal128(5, 2)),
+                      "l32": pa.array([[1, None], None], pa.list_(pa.int32()))})
 
     def build(tool: str) -> pa.Table:
         mod = tacotoolbox if tool == "ref" else tacocore
