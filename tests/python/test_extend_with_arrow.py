@@ -57,6 +57,21 @@ def table_of(columns) -> pa.Table:
     return pa.table({name: pa.array(values, type=t) for name, t, values in columns})
 
 
+def written_one_row_per_sample(path, make_taco, table: pa.Table):
+    """(dataset, its level-0 table as pyarrow reads it) after one sample per row of `table`, each
+    given its row through extend_with(table.slice(i, 1))."""
+    import io
+    import zipfile
+
+    import pyarrow.parquet as pq
+    samples = [tacocore.Sample(id=f"s{i}", path=b"x") for i in range(table.num_rows)]
+    for i, s in enumerate(samples):
+        s.extend_with(table.slice(i, 1))
+    out = tacocore.create(make_taco(samples), path)[0]
+    with zipfile.ZipFile(out) as z:
+        return out, pq.read_table(io.BytesIO(z.read("METADATA/level0.parquet")))
+
+
 def both_ways(one_row: pa.Table):
     fast = tacocore.Sample(id="fast", path=b"")
     fast.extend_with(one_row)
@@ -141,21 +156,12 @@ def test_a_zoned_timestamp_column_stays_instants_with_or_without_nulls(tmp_path,
     a UTC column's nulls kept the zone, so a column with one missing time failed the Tortilla's
     schema check, and another zone's values lost being instants. A dictionary column sends the
     rows through the pyarrow-scalar path instead of the native reader."""
-    import io
-    import zipfile
-
-    import pyarrow.parquet as pq
     times = [dt.datetime(2024, 1, 1, 12, tzinfo=UTC), None, dt.datetime(2024, 7, 2, 23, 30, tzinfo=UTC)]
     columns = {"when": pa.array(times, pa.timestamp("us", tz=zone))}
     if path == "scalar":
         columns["cat"] = pa.array(["a", "b", "c"]).dictionary_encode()
     table = pa.table(columns)
-    samples = [tacocore.Sample(id=f"s{i}", path=b"x") for i in range(3)]
-    for i, s in enumerate(samples):
-        s.extend_with(table.slice(i, 1))
-    out = tacocore.create(make_taco(samples), tmp_path / "utc.tacozip")[0]
-    with zipfile.ZipFile(out) as z:
-        level = pq.read_table(io.BytesIO(z.read("METADATA/level0.parquet")))
+    out, level = written_one_row_per_sample(tmp_path / "utc.tacozip", make_taco, table)
     assert level.schema.field("when").type == pa.timestamp("us", tz="UTC")
     assert level["when"].to_pylist() == times
     assert tacocore.load(out).data.to_arrow()["when"].to_pylist() == times
@@ -165,22 +171,13 @@ def test_a_zoned_timestamp_column_stays_instants_with_or_without_nulls(tmp_path,
 def test_second_and_millisecond_timestamps_become_microseconds(tmp_path, make_taco, path):
     """timestamp[s] and timestamp[ms] are kept at TACO's microseconds, the values exact, a null
     keeping the column's type (it used to be untyped, and failed the schema check)."""
-    import io
-    import zipfile
-
-    import pyarrow.parquet as pq
     secs = [dt.datetime(1901, 1, 1, 0, 0, 1), None, dt.datetime(2100, 12, 31, 23, 59, 59)]
     millis = [dt.datetime(2024, 1, 1, 12, 0, 0, 5000), dt.datetime(1969, 12, 31, 23, 59, 59, 999000), None]
     columns = {"s": pa.array(secs, pa.timestamp("s")), "ms": pa.array(millis, pa.timestamp("ms", tz="UTC"))}
     if path == "scalar":
         columns["cat"] = pa.array(["a", "b", "c"]).dictionary_encode()
     table = pa.table(columns)
-    samples = [tacocore.Sample(id=f"s{i}", path=b"x") for i in range(3)]
-    for i, s in enumerate(samples):
-        s.extend_with(table.slice(i, 1))
-    out = tacocore.create(make_taco(samples), tmp_path / "units.tacozip")[0]
-    with zipfile.ZipFile(out) as z:
-        level = pq.read_table(io.BytesIO(z.read("METADATA/level0.parquet")))
+    out, level = written_one_row_per_sample(tmp_path / "units.tacozip", make_taco, table)
     assert level.schema.field("s").type == pa.timestamp("us")
     assert level.schema.field("ms").type == pa.timestamp("us", tz="UTC")
     assert level["s"].to_pylist() == secs
@@ -233,17 +230,8 @@ def test_nested_columns_are_read_natively_with_their_types(name, arrow_type, val
 def test_nested_columns_round_trip_through_a_written_dataset(tmp_path, make_taco):
     """Every NESTED column written and read back: the same values, nulls included, and the types
     pyarrow reads (a fixed-size list is stored as a list, docs/FORMAT-DECISIONS.md)."""
-    import io
-    import zipfile
-
-    import pyarrow.parquet as pq
     table = pa.table({name: pa.array(values, type=t) for name, t, values, _ in NESTED})
-    samples = [tacocore.Sample(id=f"s{i}", path=b"x") for i in range(3)]
-    for i, s in enumerate(samples):
-        s.extend_with(table.slice(i, 1))
-    out = tacocore.create(make_taco(samples), tmp_path / "nested.tacozip")[0]
-    with zipfile.ZipFile(out) as z:
-        level = pq.read_table(io.BytesIO(z.read("METADATA/level0.parquet")))
+    out, level = written_one_row_per_sample(tmp_path / "nested.tacozip", make_taco, table)
     assert level.schema.field("st").type == table.schema.field("st").type
     assert level.schema.field("dec").type == pa.decimal128(5, 2)
     assert level.schema.field("fsl").type.value_type == pa.float32()
