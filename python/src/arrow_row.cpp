@@ -33,7 +33,11 @@ enum class Kind {
     Binary,
     LargeBinary,
     Date32,
-    Timestamp,  // seconds, milliseconds or microseconds; nanoseconds are declined
+    Date64,       // milliseconds, read as the day they fall on
+    Timestamp,    // seconds, milliseconds or microseconds
+    TimestampNs,  // nanoseconds, floored to microseconds
+    Null,         // pyarrow's null type: untyped nulls, as a None is
+    Dictionary,   // indices into the dictionary (children[0] reads its values)
     Decimal128,
     List,
     LargeList,
@@ -50,6 +54,7 @@ struct Node {
     int64_t micros_per_unit = 1;  // Timestamp
     int scale = 0;                // Decimal128
     int32_t fixed_size = 0;       // FixedList
+    char index_format = 0;        // Dictionary: the indices' Arrow format (c, s, i, l, C, S, I, L)
     std::vector<Node>
         children;  // List, LargeList, FixedList: 1; Struct: its fields; Map: key, value
 };
@@ -87,12 +92,17 @@ std::optional<Node> scalar_node(std::string_view f) {
     if (f == "U") return Node{Kind::LargeUtf8, DataType::string()};
     if (f == "z") return Node{Kind::Binary, DataType::binary()};
     if (f == "Z") return Node{Kind::LargeBinary, DataType::binary()};
+    if (f == "n") return Node{Kind::Null, DataType::null()};
     if (f == "tdD") return Node{Kind::Date32, DataType::date()};
-    if (f.starts_with("tss:") || f.starts_with("tsm:") || f.starts_with("tsu:")) {
+    if (f == "tdm") return Node{Kind::Date64, DataType::date()};
+    if (f.starts_with("ts") && f.size() >= 4 && f[3] == ':' && f.find_first_of("smun", 2) == 2) {
         // A zone, any zone, makes the column one of instants: Parquet stores any zoned Arrow
         // timestamp as TIMESTAMP(isAdjustedToUTC=true); the zone's name is display information
-        // it does not keep. Every unit is kept in microseconds, TACO's (and the model's) unit.
-        Node n{Kind::Timestamp, f.size() > 4 ? DataType::timestamp_tz() : DataType::timestamp()};
+        // it does not keep. Every unit is kept in microseconds, TACO's (and the model's) unit
+        // (pandas' nanoseconds floored, as pyarrow's datetimes and pandas' .microsecond do).
+        const DataType t = f.size() > 4 ? DataType::timestamp_tz() : DataType::timestamp();
+        if (f[2] == 'n') return Node{Kind::TimestampNs, t};
+        Node n{Kind::Timestamp, t};
         n.micros_per_unit = f[2] == 's' ? 1000000 : f[2] == 'm' ? 1000 : 1;
         return n;
     }
@@ -147,9 +157,22 @@ std::optional<Node> nested_node(const ArrowSchema& s, std::string_view f, int de
     return std::nullopt;
 }
 
-std::optional<Node> node_of(const ArrowSchema& s, int depth) {
-    if (s.dictionary != nullptr || s.format == nullptr || depth > kMaxNestingDepth)
+// A dictionary-encoded column (pandas' categoricals) reads as its values' type.
+std::optional<Node> dictionary_node(const ArrowSchema& s, int depth) {
+    const std::string_view f = s.format;
+    if (f.size() != 1 || std::string_view("csilCSIL").find(f[0]) == std::string_view::npos)
         return std::nullopt;
+    auto values = node_of(*s.dictionary, depth + 1);
+    if (!values) return std::nullopt;
+    Node n{Kind::Dictionary, values->type};
+    n.index_format = f[0];
+    n.children.push_back(std::move(*values));
+    return n;
+}
+
+std::optional<Node> node_of(const ArrowSchema& s, int depth) {
+    if (s.format == nullptr || depth > kMaxNestingDepth) return std::nullopt;
+    if (s.dictionary != nullptr) return dictionary_node(s, depth);
     const std::string_view f = s.format;
     try {
         if (f.starts_with("+")) return nested_node(s, f, depth);
@@ -187,6 +210,8 @@ int buffers_needed(Kind k) {
         case Kind::Binary:
         case Kind::LargeBinary:
             return 3;
+        case Kind::Null:
+            return 0;
         case Kind::Struct:
         case Kind::FixedList:
             return 1;
@@ -235,7 +260,33 @@ std::optional<Value::List> items(const Node& child, const ArrowArray& c, int64_t
 // Cell at buffer position `i` (offsets applied) of array `a` read as `n`; nullopt for invalid
 // UTF-8, a value beyond what the model holds, or an array without the buffers its type has
 // (then the Python path, through pyarrow, reports it).
+// The dictionary index at `i`, by its Arrow format.
+int64_t dictionary_index(char format, const ArrowArray& a, int64_t i) {
+    switch (format) {
+        case 'c':
+            return at<int8_t>(a, 1, i);
+        case 's':
+            return at<int16_t>(a, 1, i);
+        case 'i':
+            return at<int32_t>(a, 1, i);
+        case 'C':
+            return at<uint8_t>(a, 1, i);
+        case 'S':
+            return at<uint16_t>(a, 1, i);
+        case 'I':
+            return at<uint32_t>(a, 1, i);
+        default:  // 'l', 'L' (an index beyond int64 is out of range either way)
+            return at<int64_t>(a, 1, i);
+    }
+}
+
+// x / d rounded towards minus infinity.
+int64_t floor_div(int64_t x, int64_t d) {
+    return x / d - ((x % d != 0) && ((x < 0) != (d < 0)));
+}
+
 std::optional<Value> cell(const Node& n, const ArrowArray& a, int64_t i) {
+    if (n.kind == Kind::Null) return Value();
     if (a.n_buffers < buffers_needed(n.kind)) return std::nullopt;
     if (a.null_count != 0 && a.buffers[0] != nullptr && !bit(a.buffers[0], i))
         return Value::null(n.type);
@@ -283,6 +334,27 @@ std::optional<Value> cell(const Node& n, const ArrowArray& a, int64_t i) {
         }
         case Kind::Date32:
             return Value::date(at<int32_t>(a, 1, i));
+        case Kind::Date64: {
+            const int64_t days = floor_div(at<int64_t>(a, 1, i), 86'400'000);
+            if (days < std::numeric_limits<int32_t>::min() ||
+                days > std::numeric_limits<int32_t>::max())
+                return std::nullopt;
+            return Value::date(static_cast<int32_t>(days));
+        }
+        case Kind::TimestampNs: {
+            const int64_t micros = floor_div(at<int64_t>(a, 1, i), 1000);
+            return n.type == DataType::timestamp_tz() ? Value::timestamp_tz(micros)
+                                                      : Value::timestamp(micros);
+        }
+        case Kind::Null:
+            return Value();
+        case Kind::Dictionary: {
+            if (a.dictionary == nullptr) return std::nullopt;
+            const ArrowArray& values = *a.dictionary;
+            const int64_t k = dictionary_index(n.index_format, a, i);
+            if (k < 0 || k >= values.length) return std::nullopt;
+            return cell(n.children[0], values, values.offset + k);
+        }
         case Kind::Timestamp: {
             // A value beyond int64 microseconds is left to the Python path, which reports it.
             int64_t micros = 0;
