@@ -52,9 +52,14 @@ DataType fetched_type(duckdb_logical_type t, bool top_level, bool& cast) {
         case DUCKDB_TYPE_USMALLINT:
             cast = true;
             return DataType::int32();
-        case DUCKDB_TYPE_UINTEGER:
+        // A uint64 column (pyarrow writes them; DuckDB's hash() returns one) holds values beyond
+        // int64: cast to int64 they failed the whole query, so they are read as decimal(20, 0),
+        // which holds every one of them exactly.
         case DUCKDB_TYPE_UBIGINT:
-        case DUCKDB_TYPE_HUGEINT:
+            cast = true;
+            return DataType::decimal(20, 0);
+        case DUCKDB_TYPE_UINTEGER:
+        case DUCKDB_TYPE_HUGEINT:  // sum() of BIGINTs: int64 as long as the sum fits
         case DUCKDB_TYPE_UHUGEINT:
             cast = true;
             return DataType::int64();
