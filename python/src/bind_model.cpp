@@ -5,8 +5,13 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
-#include <filesystem>
+#include <unistd.h>
 
+#include <filesystem>
+#include <memory>
+#include <mutex>
+
+#include "arrow_capsule.hpp"
 #include "format/collection_json.hpp"
 #include "format/collection_parse.hpp"
 #include "io/cancel.hpp"
@@ -17,6 +22,7 @@
 #include "taco/collection.hpp"
 #include "taco/errors.hpp"
 #include "taco/writer.hpp"
+#include "toolbox/sample_table.hpp"
 
 namespace taco::py {
 using namespace nb::literals;
@@ -215,6 +221,26 @@ void bind_model(nb::module_& m) {
                     format::collection_json(t, metadata::build_level_tables(t)));
             },
             "The COLLECTION.json text the writers produce for this dataset.");
+
+    m.def(
+        "samples_table",
+        [](const std::vector<const Sample*>& samples) {
+            // One DuckDB session per process, made on first use (~10 ms): a script may export
+            // every sample's metadata. A forked child makes its own. Never closed: closing
+            // DuckDB among the static destructors at exit freed memory twice.
+            static std::mutex mutex;
+            static metadata::DuckSession* session = nullptr;
+            static pid_t owner = 0;
+            std::lock_guard lock(mutex);
+            if (!session || owner != ::getpid()) {
+                session = new metadata::DuckSession(1);  // a parent's stays in its memory
+                owner = ::getpid();
+            }
+            return arrow_stream_capsule(toolbox::samples_table(samples, *session), *session);
+        },
+        "samples"_a,
+        "id, type, path and the extension fields of `samples` as an Arrow stream capsule, one row "
+        "per sample, typed as the writer stores them (toolbox/sample_table.hpp).");
 
     m.def(
         "create",

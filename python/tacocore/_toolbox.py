@@ -144,6 +144,25 @@ class Sample:
         """The value of extension field ``key`` (KeyError if absent)."""
         return self._native.get(key)
 
+    def export_metadata(self) -> Any:
+        """This sample as a 1-row pyarrow Table, as tacotoolbox's ``export_metadata()``: id, type,
+        path (null for bytes held in memory and for a FOLDER), then the extension fields with the
+        types the writer stores them with."""
+        return _samples_table([self._native])
+
+    def validate_with(self, validator: Any) -> None:
+        """Runs ``validator.validate(self)``, tacotoolbox's SampleValidator protocol (its
+        ``TacotiffValidator`` works on these samples); the validator's error propagates."""
+        validate = getattr(validator, "validate", None)
+        if not callable(validate):
+            raise TypeError(f"validate_with: expected a validator with a validate(sample) method, "
+                            f"not {type_name(validator)}")
+        validate(self)
+
+    def cleanup(self) -> None:
+        """Removes nothing: tacocore keeps ``bytes`` in memory and never makes a temporary file,
+        where tacotoolbox writes them to one that ``cleanup()`` removes. Kept so its scripts run."""
+
     def __repr__(self) -> str:
         return f"Sample(id={self.id!r}, type={self.type!r}, size={self.size}, fields={list(self.metadata)})"
 
@@ -311,6 +330,46 @@ class Tortilla:
         """[(column, arrow type)] shared by all samples."""
         return self._native.schema
 
+    def export_metadata(self, deep: int = 0) -> Any:
+        """The samples as a pyarrow Table, as tacotoolbox's ``export_metadata(deep)``: one row
+        per sample (padding included) with id, type, path and the extension fields. ``deep=k``
+        gives the samples ``k`` levels down instead (the children of every FOLDER, in order),
+        with ``internal:current_id`` (the row's own position) and ``internal:parent_id`` (the
+        parent's row at the level above), in tacotoolbox's column order. ValueError for a depth
+        below 0, above 5 or below this tortilla's deepest level."""
+        import pyarrow as pa
+        if isinstance(deep, bool) or not isinstance(deep, int) or not 0 <= deep <= 5:
+            raise ValueError(f"export_metadata: deep must be an int from 0 to 5, not {deep!r}")
+        if deep > self._native.depth - 1:
+            raise ValueError(f"export_metadata: cannot expand to depth {deep}: this tortilla has levels "
+                             f"0-{self._native.depth - 1}")
+        rows, parents = list(self._native.samples), []
+        for _ in range(deep):
+            below, parents = [], []
+            for i, sample in enumerate(rows):
+                if sample.type == "FOLDER":
+                    children = sample.children.samples
+                    below.extend(children)
+                    parents.extend([i] * len(children))
+            rows = below
+        table = _samples_table(rows)
+        if not deep:
+            return table
+        table = table.append_column(pa.field("internal:parent_id", pa.int64()), pa.array(parents, pa.int64()))
+        table = table.append_column(pa.field("internal:current_id", pa.int64()),
+                                    pa.array(range(len(rows)), pa.int64()))
+        if len(rows) < 2:
+            return table
+        # tacotoolbox's column order once it has aligned more than one row: the core and internal
+        # columns, then the extension columns alphabetically.
+        core = ["id", "type", "path", "internal:current_id", "internal:parent_id"]
+        return table.select(core + sorted(n for n in table.column_names if n not in core))
+
+    @property
+    def metadata_table(self) -> Any:
+        """``export_metadata()``: the samples' metadata as a pyarrow Table (tacotoolbox's attribute)."""
+        return self.export_metadata()
+
     def extend_with(self, columns: dict) -> "Tortilla":
         """Adds columns computed over the whole tortilla: ``{name: [one value per sample]}``."""
         self._native = self._native.with_columns(_as_dict(columns, "Tortilla.extend_with"))
@@ -394,6 +453,12 @@ class Taco:
         """The COLLECTION.json document this dataset will be written with."""
         return json.loads(self._native.collection_json())
 
+    def export_metadata(self) -> Any:
+        """The COLLECTION.json document as a 1-row pyarrow Table, one column per top-level key
+        (tacotoolbox's ``Taco.export_metadata()``)."""
+        import pyarrow as pa
+        return pa.Table.from_pylist([self.collection])
+
     # Pickling: the validated root tree (the native one: a Tortilla extended after this Taco was
     # made does not count) and the COLLECTION fields; unpickling validates again.
     def __getstate__(self) -> dict:
@@ -474,6 +539,23 @@ def _with_stats(taco: Taco, classes: Optional[Sequence[int]], threads: Any, skip
     for message in skipped:
         warnings.warn(f"geotiff:stats skipped {message}", stacklevel=3)
     return _core.Taco(tortilla, json.dumps(taco._fields))
+
+
+def _samples_table(natives: list) -> Any:
+    """id, type, path and the extension fields of native samples as a pyarrow Table
+    (toolbox/sample_table.hpp)."""
+    import pyarrow as pa
+    return pa.RecordBatchReader.from_stream(_StreamCapsule(_core.samples_table(natives))).read_all()
+
+
+class _StreamCapsule:
+    """An Arrow stream capsule behind the __arrow_c_stream__ protocol pyarrow reads."""
+
+    def __init__(self, capsule: Any) -> None:
+        self._capsule = capsule
+
+    def __arrow_c_stream__(self, requested_schema: Any = None) -> Any:
+        return self._capsule
 
 
 def type_name(obj: Any) -> str:

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "metadata/duckdb_session.hpp"
+#include "metadata/result_table.hpp"
 #include "taco/errors.hpp"
 #include "taco/sample.hpp"
 #include "taco/tortilla.hpp"
@@ -17,6 +19,7 @@ namespace fs = std::filesystem;
 using namespace taco;
 
 #include "test_util.hpp"
+#include "toolbox/sample_table.hpp"
 
 using taco::test::contains;
 using taco::test::error_of;
@@ -271,4 +274,30 @@ TEST(SamplePadding, IsAZeroByteFileWithTypedNullFields) {
     EXPECT_EQ(p.fields()[1].name, "b");
     EXPECT_TRUE(p.fields()[1].value.is_null());
     EXPECT_EQ(p.fields()[1].value.type(), DataType::list(DataType::float32()));
+}
+
+// tacotoolbox's export_metadata() (toolbox/sample_table.hpp): id, type, path, then the fields in
+// the order first seen, typed as stored; a field two samples type differently is named.
+TEST(SamplesTable, CoreColumnsThenFieldsInFirstSeenOrder) {
+    Sample a = Sample::bytes("a", "1");
+    a.set("x", Value(1LL));
+    Sample b = Sample::bytes("b", "22");
+    b.set("y", Value::list({}));
+    b.set("x", Value());
+    metadata::DuckSession db(1);
+    const auto table = toolbox::samples_table({&a, &b}, db);
+    ASSERT_EQ(table->rows(), 2u);
+    std::vector<std::string> names;
+    for (const auto& c : table->schema()) names.push_back(c.name + ":" + c.type.arrow_name());
+    EXPECT_EQ(names, (std::vector<std::string>{"id:string", "type:string", "path:string", "x:int64",
+                                               "y:list<item: string>"}));
+    Sample c = Sample::bytes("c", "3");
+    c.set("x", Value("text"));
+    try {
+        toolbox::samples_table({&a, &c}, db);
+        FAIL() << "expected a SchemaError";
+    } catch (const SchemaError& e) {
+        EXPECT_NE(std::string(e.what()).find("sample 'c' field 'x'"), std::string::npos)
+            << e.what();
+    }
 }
