@@ -1,9 +1,9 @@
-// One row of an Arrow C stream read straight from its buffers: what `Sample.extend_with(<1-row
-// pyarrow Table>)` adds, without a Python object per cell. A metadata table sliced into one
-// table per sample (tacotoolbox's idiom) spent ~6 us per sample making pyarrow scalars and
-// Python values; this takes ~1 us (issue 15: Python create within 2x of the CLI). Many such
-// rows, concatenated into one table, are read in one pass (arrow_rows_fields): pyarrow's export
-// and stream callbacks then cost once instead of ~9 us per sample.
+// One row of an Arrow C stream read straight from its buffers, typed from its schema: what
+// `Sample.extend_with(<1-row pyarrow Table>)` adds, without a Python object per cell. A metadata
+// table sliced into one table per sample (tacotoolbox's idiom) spent ~6 us per sample making
+// pyarrow scalars and Python values; this takes ~1 us (issue 15: Python create within 2x of the
+// CLI). Many such rows, concatenated into one table, are read in one pass (arrow_rows_fields):
+// pyarrow's export and stream callbacks then cost once instead of ~9 us per sample.
 #pragma once
 
 #include <optional>
@@ -15,12 +15,14 @@ struct ArrowArrayStream;
 
 namespace taco::py {
 
-/// The fields of the one row of `stream` (consumed), typed as the Python path types them
-/// (_toolbox._arrow_fields): int8/16/32 -> int32, timestamp[s|ms|us] -> microseconds, as
-/// timestamp_tz when the column has a zone (any zone: an instant) and timestamp without one; a
-/// null keeps the column's type where the Python path does. nullopt when the stream holds something
-/// this reader leaves to the Python path: another column type, a dictionary,
-/// not exactly one row, text that is not UTF-8, or a stream error.
+/// The fields of the one row of `stream` (consumed), each typed from its Arrow type, nested ones
+/// included (list, large list, fixed-size list, struct, map, decimal128, dictionary as its
+/// values), with the model's normalisations: int8/16 -> int32, unsigned -> int64, every timestamp
+/// unit -> microseconds (nanoseconds floored), timestamp_tz when the column has a zone (any zone:
+/// an instant), date64 -> date; a null keeps its column's type. nullopt when the stream holds
+/// something this reader leaves to the pyarrow-scalar path (_toolbox._arrow_fields): another
+/// type (float16, views, time, duration, ...), a value beyond the model's (a uint64 or a time
+/// past int64 microseconds), text that is not UTF-8, not exactly one row, or a stream error.
 std::optional<std::vector<Field>> arrow_row_fields(ArrowArrayStream* stream);
 
 /// The fields of each of the `rows` rows of `stream` (consumed), in order, typed as
