@@ -28,7 +28,7 @@ from ._backends import (
     use,
 )
 from ._cache import clear_cache
-from ._logging import verbose
+from ._logging import disable_logging, setup_basic_logging, verbose
 from ._pit_schema import PITSchema
 from ._reader import TacoDataset, concat, load, validate
 from ._toolbox import Sample, Taco, Tortilla, create
@@ -61,6 +61,8 @@ __all__ = [
     "use",
     "get_backend",
     "verbose",
+    "setup_basic_logging",  # tacotoolbox's names for the same switch
+    "disable_logging",
     "clear_cache",
     "TacoDataset",
     "TacoDataFrame",

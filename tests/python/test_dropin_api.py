@@ -295,6 +295,23 @@ def test_verbose_uses_the_logging_module(nested, caplog):
             logger.removeHandler(h)
 
 
+def test_tacotoolbox_logging_switches(nested):
+    """tacotoolbox's setup_basic_logging(level, fmt) and disable_logging() drive the same logger."""
+    logger = logging.getLogger("tacocore")
+    try:
+        tacocore.setup_basic_logging(logging.DEBUG, fmt="X %(message)s")
+        assert logger.isEnabledFor(logging.DEBUG) and not logger.propagate
+        ours = [h for h in logger.handlers if getattr(h, "_tacocore_verbose", False)]
+        assert len(ours) == 1 and ours[0].formatter._fmt == "X %(message)s"
+        tacocore.disable_logging()
+        assert not logger.isEnabledFor(logging.CRITICAL)
+    finally:
+        logger.setLevel(logging.NOTSET)
+        logger.propagate = True
+        for h in [h for h in logger.handlers if getattr(h, "_tacocore_verbose", False)]:
+            logger.removeHandler(h)
+
+
 def test_clear_cache_drops_cached_results(nested):
     view = tacocore.load(nested).sql("SELECT id FROM data")
     first = view.to_native()
