@@ -135,6 +135,25 @@ def test_json_metadata_object_column_is_a_struct(tmp_path):
     assert "list<item: struct<p: double>>" in info
 
 
+def test_uint64_metadata_column_is_read_exactly(tmp_path):
+    """A uint64 column of a --metadata table holding values past int64 failed the create (DuckDB's
+    cast to int64); it is decimal128(20, 0), every value exact. --json prints a decimal as a
+    number when a double holds it exactly and as its exact text otherwise."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.bin").write_bytes(b"a")
+    (src / "b.bin").write_bytes(b"b")
+    pq.write_table(pa.table({"path": ["a.bin", "b.bin"], "h": pa.array([2**64 - 1, 3], pa.uint64())}),
+                   tmp_path / "meta.parquet")
+    out = tmp_path / "u64.tacozip"
+    ok("create", "--from", src, out, "--metadata", tmp_path / "meta.parquet", "--quiet")
+    rows = json.loads(ok("sql", out, "SELECT id, h FROM data ORDER BY id", "--json"))
+    assert rows == [{"id": "a.bin", "h": "18446744073709551615"}, {"id": "b.bin", "h": 3}]
+    assert "decimal128(20, 0)" in ok("info", out, "--json")
+
+
 # --- --json errors -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("args, code, kind", [
