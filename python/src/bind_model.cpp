@@ -11,7 +11,6 @@
 #include <memory>
 #include <mutex>
 
-#include "arrow_capsule.hpp"
 #include "format/collection_json.hpp"
 #include "format/collection_parse.hpp"
 #include "io/cancel.hpp"
@@ -19,7 +18,9 @@
 #include "model/model_codec.hpp"
 #include "py_common.hpp"
 #include "py_paths.hpp"
+#include "query/dataframe_impl.hpp"
 #include "taco/collection.hpp"
+#include "taco/dataframe.hpp"
 #include "taco/errors.hpp"
 #include "taco/writer.hpp"
 #include "toolbox/sample_table.hpp"
@@ -236,11 +237,14 @@ void bind_model(nb::module_& m) {
                 session = new metadata::DuckSession(1);  // a parent's stays in its memory
                 owner = ::getpid();
             }
-            return arrow_stream_capsule(toolbox::samples_table(samples, *session), *session);
+            // Rows not from a dataset: the DataFrame's Arrow stream (__arrow_c_stream__) serves
+            // them.
+            return DataFrame(std::make_shared<query::DataFrameImpl>(
+                nullptr, toolbox::samples_table(samples, *session), 0));
         },
         "samples"_a,
-        "id, type, path and the extension fields of `samples` as an Arrow stream capsule, one row "
-        "per sample, typed as the writer stores them (toolbox/sample_table.hpp).");
+        "id, type, path and the extension fields of `samples` as a DataFrame, one row per "
+        "sample, typed as the writer stores them (toolbox/sample_table.hpp).");
 
     m.def(
         "create",

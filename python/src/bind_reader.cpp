@@ -7,7 +7,6 @@
 #include <nanobind/stl/variant.h>
 #include <nanobind/stl/vector.h>
 
-#include "arrow_capsule.hpp"
 #include "interruptible.hpp"
 #include "metadata/result_arrow.hpp"
 #include "native_key.hpp"
@@ -88,24 +87,18 @@ nb::list contacts(const std::vector<Contact>& list) {
     return out;
 }
 
-nb::object dataframe_stream_capsule(const DataFrame& df) {
+// The Arrow PyCapsule protocol: a capsule named "arrow_array_stream" that releases the stream
+// if the consumer never took it.
+nb::object arrow_stream_capsule(const DataFrame& df) {
+    auto* stream = new ArrowArrayStream();
     const auto& impl = df.impl();
     if (impl.ctx) {
         std::lock_guard<std::mutex> lock(impl.ctx->db_mutex);
-        return arrow_stream_capsule(impl.table, impl.ctx->db);
+        metadata::export_arrow_stream(impl.table, impl.ctx->db, stream);
+    } else {
+        static metadata::DuckSession options_only(1);
+        metadata::export_arrow_stream(impl.table, options_only, stream);
     }
-    static metadata::DuckSession options_only(1);
-    return arrow_stream_capsule(impl.table, options_only);
-}
-
-}  // namespace
-
-// The Arrow PyCapsule protocol: a capsule named "arrow_array_stream" that releases the stream
-// if the consumer never took it.
-nb::object arrow_stream_capsule(std::shared_ptr<const metadata::ResultTable> table,
-                                metadata::DuckSession& db) {
-    auto* stream = new ArrowArrayStream();
-    metadata::export_arrow_stream(std::move(table), db, stream);
     PyObject* capsule = PyCapsule_New(stream, "arrow_array_stream", [](PyObject* cap) {
         auto* s = static_cast<ArrowArrayStream*>(PyCapsule_GetPointer(cap, "arrow_array_stream"));
         if (s && s->release) s->release(s);
@@ -119,13 +112,15 @@ nb::object arrow_stream_capsule(std::shared_ptr<const metadata::ResultTable> tab
     return nb::steal(capsule);
 }
 
+}  // namespace
+
 void bind_reader(nb::module_& m) {
     nb::class_<DataFrame>(m, "DataFrame",
                           "Rows of one level (or of one FOLDER's children), typed and in memory.")
         .def("__len__", &DataFrame::rows, "Number of rows.")
         .def(
             "__arrow_c_stream__",
-            [](const DataFrame& df, nb::handle) { return dataframe_stream_capsule(df); },
+            [](const DataFrame& df, nb::handle) { return arrow_stream_capsule(df); },
             "requested_schema"_a = nb::none(),
             "Arrow PyCapsule stream of the rows (columnar, no copy per row).")
         .def_prop_ro("columns", &DataFrame::column_names, "Column names, in order.")

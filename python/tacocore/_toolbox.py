@@ -231,8 +231,9 @@ def _drain_queue() -> None:
 def _apply_arrow_row(native: "_core.Sample", table: Any) -> bool:
     """Adds the one row of `table` to `native`; True when the native reader took it whole.
 
-    The common types straight from the Arrow buffers (~1 us, src: python/src/arrow_row.cpp); the
-    rest (lists, other units, dictionaries) through pyarrow scalars, typed the same way."""
+    Straight from the Arrow buffers, typed from the schema (~1 us, src: python/src/arrow_row.cpp);
+    what that reader leaves (float16, views, time, duration, values past the model's) through
+    pyarrow scalars."""
     if table.num_rows == 1 and hasattr(table, "__arrow_c_stream__") and \
             _core.extend_from_arrow(native, table.__arrow_c_stream__()):
         return True
@@ -545,17 +546,7 @@ def _samples_table(natives: list) -> Any:
     """id, type, path and the extension fields of native samples as a pyarrow Table
     (toolbox/sample_table.hpp)."""
     import pyarrow as pa
-    return pa.RecordBatchReader.from_stream(_StreamCapsule(_core.samples_table(natives))).read_all()
-
-
-class _StreamCapsule:
-    """An Arrow stream capsule behind the __arrow_c_stream__ protocol pyarrow reads."""
-
-    def __init__(self, capsule: Any) -> None:
-        self._capsule = capsule
-
-    def __arrow_c_stream__(self, requested_schema: Any = None) -> Any:
-        return self._capsule
+    return pa.RecordBatchReader.from_stream(_core.samples_table(natives)).read_all()
 
 
 def type_name(obj: Any) -> str:
