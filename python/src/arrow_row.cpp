@@ -243,10 +243,11 @@ std::string decimal_text(const ArrowArray& a, int64_t i, int scale) {
 
 std::optional<Value> cell(const Node& n, const ArrowArray& a, int64_t i);
 
-// Items [begin, end) of list child `c` (their positions relative to the child's offset).
+// Items [begin, end) of child array `c`, logical positions (its own offset is added here): a
+// list's offsets, or a struct parent's positions. Beyond its length is a malformed array.
 std::optional<Value::List> items(const Node& child, const ArrowArray& c, int64_t begin,
                                  int64_t end) {
-    if (begin < 0 || end < begin || end > c.length + c.offset) return std::nullopt;
+    if (begin < 0 || end < begin || end > c.length) return std::nullopt;
     Value::List out;
     out.reserve(static_cast<size_t>(end - begin));
     for (int64_t k = begin; k < end; ++k) {
@@ -391,7 +392,7 @@ std::optional<Value> cell(const Node& n, const ArrowArray& a, int64_t i) {
             Value::List fields;
             for (size_t k = 0; k < n.children.size(); ++k) {
                 const ArrowArray& c = *a.children[k];
-                if (i >= c.length + c.offset) return std::nullopt;
+                if (i >= c.length) return std::nullopt;  // i: the child's logical position
                 auto v = cell(n.children[k], c, c.offset + i);
                 if (!v) return std::nullopt;
                 fields.push_back(std::move(*v));

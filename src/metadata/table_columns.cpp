@@ -1,7 +1,6 @@
 #include "metadata/table_columns.hpp"
 
 namespace taco::metadata {
-
 namespace {
 
 void add_core_and_extensions(std::vector<TableColumn>& cols, const LevelTable& level, int64_t begin,
