@@ -49,7 +49,7 @@ std::optional<DataType> type_from_arrow_name(const std::string& name) {
     if (name == "uint8" || name == "uint16" || name == "uint32" || name == "uint64")
         return DataType::int64();
     // Any unit is kept in microseconds; a zone, any zone, makes the column one of instants
-    // (arrow_row.cpp's zoned(): Parquet keeps no zone name, only isAdjustedToUTC).
+    // (arrow_row.cpp's scalar_node: Parquet keeps no zone name, only isAdjustedToUTC).
     for (const std::string unit : {"s", "ms", "us", "ns"}) {
         const std::string head = "timestamp[" + unit;
         if (name == head + "]") return DataType::timestamp();
@@ -148,12 +148,8 @@ void bind_extensions(nb::module_& m) {
                     auto t = type_from_arrow_name(arrow_types[i]);
                     value = t ? Value::null(*t) : Value();
                 } else {
+                    // A zoned column's values are aware datetimes: instants, as its nulls.
                     value = to_value(v, "sample '" + sample_id + "' field '" + names[i] + "'");
-                    // A zoned column holds instants, as its nulls do (arrow_row.cpp reads the
-                    // same).
-                    if (value.type() == DataType::timestamp() &&
-                        type_from_arrow_name(arrow_types[i]) == DataType::timestamp_tz())
-                        value = Value::timestamp_tz(value.as_int());
                 }
                 out.fields.push_back({names[i], std::move(value)});
             }
