@@ -35,7 +35,8 @@ class Tortilla {
 
     const std::vector<Sample>& samples() const { return samples_ ? *samples_ : moved_from(); }
     size_t size() const { return samples().size(); }
-    const Sample& operator[](size_t i) const { return (*samples_)[i]; }
+    /// Unchecked, as std::vector's (i < size()); a moved-from Tortilla has no samples.
+    const Sample& operator[](size_t i) const { return samples()[i]; }
     /// The extension columns shared by all samples, in order (types resolved across samples).
     const std::vector<ColumnType>& schema() const { return schema_; }
     /// Total bytes of every FILE below this tortilla.

@@ -1,6 +1,7 @@
 #include "arrow_row.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -26,12 +27,15 @@ enum class Kind {
     UInt16,
     UInt32,
     UInt64,
+    Float16,  // read as a double, as the Python path's float does
     Float32,
     Float64,
     Utf8,
     LargeUtf8,
     Binary,
     LargeBinary,
+    Utf8View,  // views: 16-byte entries, inline up to 12 bytes, else into a data buffer
+    BinaryView,
     Date32,
     Date64,       // milliseconds, read as the day they fall on
     Timestamp,    // seconds, milliseconds or microseconds
@@ -86,12 +90,15 @@ std::optional<Node> scalar_node(std::string_view f) {
     if (f == "S") return Node{Kind::UInt16, DataType::int64()};
     if (f == "I") return Node{Kind::UInt32, DataType::int64()};
     if (f == "L") return Node{Kind::UInt64, DataType::int64()};
+    if (f == "e") return Node{Kind::Float16, DataType::float64()};
     if (f == "f") return Node{Kind::Float32, DataType::float32()};
     if (f == "g") return Node{Kind::Float64, DataType::float64()};
     if (f == "u") return Node{Kind::Utf8, DataType::string()};
     if (f == "U") return Node{Kind::LargeUtf8, DataType::string()};
     if (f == "z") return Node{Kind::Binary, DataType::binary()};
     if (f == "Z") return Node{Kind::LargeBinary, DataType::binary()};
+    if (f == "vu") return Node{Kind::Utf8View, DataType::string()};
+    if (f == "vz") return Node{Kind::BinaryView, DataType::binary()};
     if (f == "n") return Node{Kind::Null, DataType::null()};
     if (f == "tdD") return Node{Kind::Date32, DataType::date()};
     if (f == "tdm") return Node{Kind::Date64, DataType::date()};
@@ -202,6 +209,27 @@ std::optional<std::string_view> bytes_at(const ArrowArray& a, int64_t i) {
                             static_cast<size_t>(end - begin)};
 }
 
+// The bytes of view `i` of a string or binary view array: buffers are validity, the views, the
+// data buffers, then the data buffers' sizes (int64 each). nullopt for a view outside them.
+std::optional<std::string_view> view_at(const ArrowArray& a, int64_t i) {
+    const uint8_t* view = static_cast<const uint8_t*>(a.buffers[1]) + i * 16;
+    int32_t size = 0;
+    std::memcpy(&size, view, 4);
+    if (size < 0) return std::nullopt;
+    if (size <= 12)
+        return std::string_view{reinterpret_cast<const char*>(view) + 4, static_cast<size_t>(size)};
+    int32_t index = 0, offset = 0;
+    std::memcpy(&index, view + 8, 4);
+    std::memcpy(&offset, view + 12, 4);
+    const int64_t data_buffers = a.n_buffers - 3;
+    if (index < 0 || index >= data_buffers || offset < 0) return std::nullopt;
+    const auto* data = static_cast<const char*>(a.buffers[2 + index]);
+    const auto* sizes = static_cast<const int64_t*>(a.buffers[a.n_buffers - 1]);
+    if (data == nullptr || sizes == nullptr || static_cast<int64_t>(offset) + size > sizes[index])
+        return std::nullopt;
+    return std::string_view{data + offset, static_cast<size_t>(size)};
+}
+
 // Buffers each kind has besides validity (children are arrays of their own).
 int buffers_needed(Kind k) {
     switch (k) {
@@ -215,7 +243,7 @@ int buffers_needed(Kind k) {
         case Kind::Struct:
         case Kind::FixedList:
             return 1;
-        default:
+        default:  // views too: their data buffers and sizes are checked by view_at
             return 2;
     }
 }
@@ -281,6 +309,18 @@ int64_t dictionary_index(char format, const ArrowArray& a, int64_t i) {
     }
 }
 
+// An IEEE 754 half-precision value, exactly (every half is a double).
+double half_to_double(uint16_t h) {
+    const int exponent = (h >> 10) & 0x1f;
+    const int mantissa = h & 0x3ff;
+    const double sign = (h & 0x8000) ? -1.0 : 1.0;
+    if (exponent == 0x1f)
+        return mantissa ? std::numeric_limits<double>::quiet_NaN()
+                        : sign * std::numeric_limits<double>::infinity();
+    if (exponent == 0) return sign * std::ldexp(mantissa, -24);  // subnormal (or zero)
+    return sign * std::ldexp(mantissa + 1024, exponent - 25);
+}
+
 // x / d rounded towards minus infinity.
 int64_t floor_div(int64_t x, int64_t d) {
     return x / d - ((x % d != 0) && ((x < 0) != (d < 0)));
@@ -315,6 +355,8 @@ std::optional<Value> cell(const Node& n, const ArrowArray& a, int64_t i) {
             if (v > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) return std::nullopt;
             return Value(static_cast<long long>(v));
         }
+        case Kind::Float16:
+            return Value(half_to_double(at<uint16_t>(a, 1, i)));
         case Kind::Float32:
             return Value(at<float>(a, 1, i));
         case Kind::Float64:
@@ -332,6 +374,15 @@ std::optional<Value> cell(const Node& n, const ArrowArray& a, int64_t i) {
                 n.kind == Kind::Binary ? bytes_at<int32_t>(a, i) : bytes_at<int64_t>(a, i);
             if (!bytes) return std::nullopt;
             return Value::binary(std::string(*bytes));
+        }
+        case Kind::Utf8View:
+        case Kind::BinaryView: {
+            if (a.n_buffers < 3) return std::nullopt;
+            const auto bytes = view_at(a, i);
+            if (!bytes) return std::nullopt;
+            if (n.kind == Kind::BinaryView) return Value::binary(std::string(*bytes));
+            if (!model::is_valid_utf8(*bytes)) return std::nullopt;
+            return Value(*bytes);
         }
         case Kind::Date32:
             return Value::date(at<int32_t>(a, 1, i));
@@ -433,34 +484,33 @@ struct ArrayGuard {
     }
 };
 
-// How each column of a struct schema is read; nullopt when one is left to the Python path.
-std::optional<std::vector<Node>> column_nodes(const ArrowSchema& schema) {
-    if (std::string_view(schema.format) != "+s") return std::nullopt;
-    std::vector<Node> nodes;
+// How each column of a struct schema is read: nullopt for a column left to the Python path;
+// nullopt for them all when the schema is not a table's (a struct).
+std::optional<std::vector<std::optional<Node>>> column_nodes(const ArrowSchema& schema) {
+    if (schema.format == nullptr || std::string_view(schema.format) != "+s") return std::nullopt;
+    std::vector<std::optional<Node>> nodes;
     nodes.reserve(static_cast<size_t>(schema.n_children));
-    for (int64_t j = 0; j < schema.n_children; ++j) {
-        auto n = node_of(*schema.children[j], 1);
-        if (!n) return std::nullopt;
-        nodes.push_back(std::move(*n));
-    }
+    for (int64_t j = 0; j < schema.n_children; ++j)
+        nodes.push_back(node_of(*schema.children[j], 1));
     return nodes;
 }
 
-// Row `row` of `batch` (a struct array of `schema`'s columns) as fields.
-std::optional<std::vector<Field>> row_fields(const ArrowSchema& schema,
-                                             const std::vector<Node>& nodes,
-                                             const ArrowArray& batch, int64_t row) {
+// Row `row` of `batch` (a struct array of `schema`'s columns), column by column: nullopt for a
+// column without a node or whose value is declined. nullopt for the row when the batch does not
+// have the schema's columns.
+std::optional<std::vector<std::optional<Value>>> row_cells(
+    const ArrowSchema& schema, const std::vector<std::optional<Node>>& nodes,
+    const ArrowArray& batch, int64_t row) {
     if (batch.n_children != schema.n_children) return std::nullopt;
-    std::vector<Field> fields;
-    fields.reserve(nodes.size());
+    std::vector<std::optional<Value>> cells;
+    cells.reserve(nodes.size());
     for (size_t j = 0; j < nodes.size(); ++j) {
         const ArrowArray& column = *batch.children[j];
         // A child's positions are relative to its parent's offset, its buffers to its own.
-        auto value = cell(nodes[j], column, column.offset + batch.offset + row);
-        if (!value) return std::nullopt;
-        fields.push_back({schema.children[j]->name, std::move(*value)});
+        cells.push_back(nodes[j] ? cell(*nodes[j], column, column.offset + batch.offset + row)
+                                 : std::nullopt);
     }
-    return fields;
+    return cells;
 }
 
 struct StreamGuard {
@@ -470,16 +520,23 @@ struct StreamGuard {
     }
 };
 
-}  // namespace
-
-std::optional<std::vector<std::vector<Field>>> arrow_rows_fields(ArrowArrayStream* stream,
-                                                                 size_t rows) {
+// Every row of `stream` (consumed) as cells, exactly `rows` of them, with the column names;
+// nullopt for a stream error, another row count or a schema that is not a table's, and, when
+// `every_column`, as soon as the schema has a column left to the Python path.
+std::optional<std::pair<std::vector<std::string>, std::vector<std::vector<std::optional<Value>>>>>
+read_rows(ArrowArrayStream* stream, size_t rows, bool every_column) {
     StreamGuard stream_guard{stream};
     SchemaGuard schema;
     if (stream->get_schema(stream, &schema.s) != 0) return std::nullopt;
     const auto nodes = column_nodes(schema.s);
     if (!nodes) return std::nullopt;
-    std::vector<std::vector<Field>> out;
+    if (every_column)
+        for (const auto& n : *nodes)
+            if (!n) return std::nullopt;
+    std::vector<std::string> names;
+    for (int64_t j = 0; j < schema.s.n_children; ++j)
+        names.emplace_back(schema.s.children[j]->name ? schema.s.children[j]->name : "");
+    std::vector<std::vector<std::optional<Value>>> out;
     out.reserve(rows);
     // Rows may be spread over any number of batches, empty ones included.
     for (;;) {
@@ -489,12 +546,33 @@ std::optional<std::vector<std::vector<Field>>> arrow_rows_fields(ArrowArrayStrea
         if (batch.a.length < 0 || out.size() + static_cast<size_t>(batch.a.length) > rows)
             return std::nullopt;
         for (int64_t i = 0; i < batch.a.length; ++i) {
-            auto fields = row_fields(schema.s, *nodes, batch.a, i);
-            if (!fields) return std::nullopt;
-            out.push_back(std::move(*fields));
+            auto cells = row_cells(schema.s, *nodes, batch.a, i);
+            if (!cells) return std::nullopt;
+            out.push_back(std::move(*cells));
         }
     }
     if (out.size() != rows) return std::nullopt;
+    return std::pair{std::move(names), std::move(out)};
+}
+
+}  // namespace
+
+std::optional<std::vector<std::vector<Field>>> arrow_rows_fields(ArrowArrayStream* stream,
+                                                                 size_t rows) {
+    auto read = read_rows(stream, rows, true);
+    if (!read) return std::nullopt;
+    const auto& names = read->first;
+    std::vector<std::vector<Field>> out;
+    out.reserve(rows);
+    for (auto& row : read->second) {
+        std::vector<Field> fields;
+        fields.reserve(row.size());
+        for (size_t j = 0; j < row.size(); ++j) {
+            if (!row[j]) return std::nullopt;  // a column (or value) left to the Python path
+            fields.push_back({names[j], std::move(*row[j])});
+        }
+        out.push_back(std::move(fields));
+    }
     return out;
 }
 
@@ -502,6 +580,12 @@ std::optional<std::vector<Field>> arrow_row_fields(ArrowArrayStream* stream) {
     auto rows = arrow_rows_fields(stream, 1);
     if (!rows) return std::nullopt;
     return std::move(rows->front());
+}
+
+std::optional<std::vector<std::optional<Value>>> arrow_row_cells(ArrowArrayStream* stream) {
+    auto read = read_rows(stream, 1, false);
+    if (!read) return std::nullopt;
+    return std::move(read->second.front());
 }
 
 }  // namespace taco::py

@@ -26,40 +26,6 @@ struct ExtensionFields {
     std::vector<Field> fields;
 };
 
-// A type from its pyarrow spelling ("timestamp[us]", "list<item: int64>"), for the types
-// extension columns use; nullopt for anything else.
-std::optional<DataType> type_from_arrow_name(const std::string& name) {
-    for (const std::string list_prefix : {"list<item: ", "list<element: "}) {
-        if (name.rfind(list_prefix, 0) == 0 && name.back() == '>') {
-            auto inner = type_from_arrow_name(
-                name.substr(list_prefix.size(), name.size() - list_prefix.size() - 1));
-            if (!inner) return std::nullopt;
-            return DataType::list(*inner);
-        }
-    }
-    for (const DataType& t :
-         {DataType::boolean(), DataType::int32(), DataType::int64(), DataType::float32(),
-          DataType::float64(), DataType::string(), DataType::binary(), DataType::timestamp(),
-          DataType::date(), DataType::timestamp_tz()})
-        if (t.arrow_name() == name) return t;
-    if (name == "large_string") return DataType::string();
-    if (name == "large_binary") return DataType::binary();
-    // Narrow and unsigned integers, as their values become (arrow_row.cpp reads the same).
-    if (name == "int8" || name == "int16") return DataType::int32();
-    if (name == "uint8" || name == "uint16" || name == "uint32" || name == "uint64")
-        return DataType::int64();
-    // Any unit is kept in microseconds; a zone, any zone, makes the column one of instants
-    // (arrow_row.cpp's scalar_node: Parquet keeps no zone name, only isAdjustedToUTC).
-    for (const std::string unit : {"s", "ms", "us", "ns"}) {
-        const std::string head = "timestamp[" + unit;
-        if (name == head + "]") return DataType::timestamp();
-        if (name.rfind(head + ", tz=", 0) == 0 && name.back() == ']' &&
-            name.size() > head.size() + 6)
-            return DataType::timestamp_tz();
-    }
-    return std::nullopt;
-}
-
 }  // namespace
 
 void bind_extensions(nb::module_& m) {
@@ -136,27 +102,41 @@ void bind_extensions(nb::module_& m) {
         "sample_id"_a, "split"_a, "The split column (taco::ext::split_fields).");
     m.def(
         "ext_from_row",
-        [](const std::string& sample_id, std::vector<std::string> names,
-           std::vector<std::string> arrow_types, nb::list values) {
-            if (names.size() != arrow_types.size() || names.size() != nb::len(values))
-                throw SchemaError("ext_from_row: names, types and values differ in length");
+        [](const std::string& sample_id, std::vector<std::string> names, nb::handle stream_capsule,
+           nb::list values) {
+            if (names.size() != nb::len(values))
+                throw SchemaError("ext_from_row: names and values differ in length");
+            // Every column the native reader takes is read by it (arrow_row.cpp), so a column
+            // has one type whichever path its row takes; only the others convert `values`.
+            std::optional<std::vector<std::optional<Value>>> cells;
+            if (!stream_capsule.is_none()) {
+                auto* stream = static_cast<ArrowArrayStream*>(
+                    PyCapsule_GetPointer(stream_capsule.ptr(), "arrow_array_stream"));
+                if (stream == nullptr) throw nb::python_error();
+                cells = arrow_row_cells(stream);
+            }
+            if (cells && cells->size() != names.size())
+                throw SchemaError("ext_from_row: names and stream differ in length");
             ExtensionFields out;
             for (size_t i = 0; i < names.size(); ++i) {
-                nb::handle v = values[i];
-                Value value;
-                if (v.is_none()) {
-                    auto t = type_from_arrow_name(arrow_types[i]);
-                    value = t ? Value::null(*t) : Value();
-                } else {
-                    // A zoned column's values are aware datetimes: instants, as its nulls.
-                    value = to_value(v, "sample '" + sample_id + "' field '" + names[i] + "'");
+                if (cells && (*cells)[i]) {
+                    out.fields.push_back({names[i], std::move(*(*cells)[i])});
+                    continue;
                 }
+                nb::handle v = values[i];
+                // A value the reader declined: converting it reports what is wrong with it.
+                Value value =
+                    v.is_none()
+                        ? Value()
+                        : to_value(v, "sample '" + sample_id + "' field '" + names[i] + "'");
                 out.fields.push_back({names[i], std::move(value)});
             }
             return out;
         },
-        "sample_id"_a, "names"_a, "arrow_types"_a, "values"_a,
-        "Columns from one Arrow row: a None becomes a null of the column's type.");
+        "sample_id"_a, "names"_a, "stream"_a.none(), "values"_a,
+        "Columns of the one row of an Arrow C stream capsule: those the native reader takes read "
+        "from it, the others from `values` (their pyarrow scalars' Python values); every column "
+        "from `values` when the stream is None (a None value then an untyped null).");
 
     m.def(
         "extend_from_arrow",

@@ -232,8 +232,8 @@ def _apply_arrow_row(native: "_core.Sample", table: Any) -> bool:
     """Adds the one row of `table` to `native`; True when the native reader took it whole.
 
     Straight from the Arrow buffers, typed from the schema (~1 us, src: python/src/arrow_row.cpp);
-    what that reader leaves (float16, views, time, duration, values past the model's) through
-    pyarrow scalars."""
+    what that reader leaves (time, duration, run-end encoded, list views, values past the
+    model's) through pyarrow scalars: only those columns, the others still read natively."""
     if table.num_rows == 1 and hasattr(table, "__arrow_c_stream__") and \
             _core.extend_from_arrow(native, table.__arrow_c_stream__()):
         return True
@@ -583,7 +583,7 @@ def _arrow_fields(sample_id: str, table: Any) -> "_core.ExtensionFields":
     if table.num_rows != 1:
         raise _core.TacoSchemaError(
             f"sample '{sample_id}': extend_with: a pyarrow Table must have exactly 1 row, not {table.num_rows}")
-    names, types, converters = _arrow_layout(table.schema)
+    names, converters = _arrow_layout(table.schema)
     try:
         values = [c[0].as_py() for c in table.columns]
     except UnicodeDecodeError:
@@ -592,7 +592,16 @@ def _arrow_fields(sample_id: str, table: Any) -> "_core.ExtensionFields":
             f"sample '{sample_id}' field '{bad}': text is not valid UTF-8 (store raw bytes as binary)") from None
     for i, convert in converters:
         values[i] = convert(values[i])
-    return _core.ext_from_row(sample_id, names, types, values)
+    return _core.ext_from_row(sample_id, names, _arrow_stream(table), values)
+
+
+def _arrow_stream(table: Any) -> Any:
+    """An Arrow C stream capsule of a pyarrow Table or RecordBatch (a RecordBatch has none
+    before pyarrow 16)."""
+    if hasattr(table, "__arrow_c_stream__"):
+        return table.__arrow_c_stream__()
+    import pyarrow as pa
+    return pa.Table.from_batches([table]).__arrow_c_stream__()
 
 
 def _decodes(column: Any) -> bool:
@@ -604,7 +613,7 @@ def _decodes(column: Any) -> bool:
 
 
 # The layout of the last schema seen: a metadata table sliced into 1-row tables, one per sample,
-# repeats one schema, and reading names, type names and converters from it again for every row
+# repeats one schema, and reading names and converters from it again for every row
 # was most of extend_with's ~25 us per row (issue 15: Python create within 2x of the CLI).
 # One tuple (schema, layout), replaced whole: threads building samples at once read a consistent
 # pair.
@@ -612,8 +621,8 @@ _last_layout: tuple = (None, None)
 
 
 def _arrow_layout(schema: Any) -> tuple:
-    """(names, Arrow type names, [(column, converter)] for columns whose Python values need
-    _arrow_value's conversion) of `schema`."""
+    """(names, [(column, converter)] for columns whose Python values need _arrow_value's
+    conversion) of `schema`."""
     global _last_layout
     last_schema, last = _last_layout
     if last_schema is not None and last_schema.equals(schema):
@@ -625,7 +634,7 @@ def _arrow_layout(schema: Any) -> tuple:
     for i, field in enumerate(schema):
         if not any(is_type(field.type) for is_type in plain):
             converters.append((i, lambda v, t=field.type: _arrow_value(t, v)))
-    layout = (schema.names, [str(field.type) for field in schema], converters)
+    layout = (schema.names, converters)
     _last_layout = (schema, layout)
     return layout
 

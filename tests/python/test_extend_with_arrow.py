@@ -1,7 +1,10 @@
-"""Sample.extend_with(<1-row pyarrow Table>) reads the common column types straight from the
-Arrow buffers (python/src/arrow_row.cpp) and leaves the rest to the pyarrow-scalar path
-(_toolbox._arrow_fields). Both must give the same fields, the same values and the same column
-types, nulls included, whatever the slice offset or chunking of the table."""
+"""Sample.extend_with(<1-row pyarrow Table>) reads the columns of the model's types straight from
+the Arrow buffers (python/src/arrow_row.cpp) and leaves the rest to the pyarrow-scalar path
+(_toolbox._arrow_fields), which still reads every column the native reader takes natively, so a
+column has one type whichever path its row takes. The native values must equal what pyarrow's
+own Python values convert to (the oracle here: every column through those values), and the
+column types must be the model's normalisations, nulls included, whatever the slice offset or
+chunking of the table."""
 
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ from tacocore import _core, _toolbox
 UTC = dt.timezone.utc
 
 # (name, arrow type, values): row 1 of each is the one the tests take (a slice at offset 1).
+# STORED: the type each is stored as (the model's normalisations, USER-GUIDE §4).
 FAST = [
     ("b", pa.bool_(), [False, True, None]),
     ("i8", pa.int8(), [1, -7, None]),
@@ -45,9 +49,17 @@ FAST = [
     ("s_tokyo", pa.timestamp("s", tz="Asia/Tokyo"),
      [dt.datetime(2020, 1, 1, tzinfo=UTC), dt.datetime(1960, 5, 6, 7, 8, 9, tzinfo=UTC), None]),
 ]
+FAST += [("f16", pa.float16(), [np.float16(1.5), np.float16(-2), None]),
+         ("sv", pa.string_view(), ["a", "a view longer than twelve bytes", None]),
+         ("bv", pa.binary_view(), [b"\x00\xff", b"bytes beyond the 12 inline ones", None])]
+STORED = {"b": "bool", "i8": "int32", "i16": "int32", "i32": "int32", "i64": "int64", "u8": "int64",
+          "u16": "int64", "u32": "int64", "u64": "int64", "f32": "float", "f64": "double", "s": "string",
+          "ls": "string", "bin": "binary", "lbin": "binary", "d": "date32[day]", "ts": "timestamp[us]",
+          "tsz": "timestamp[us, tz=UTC]", "tsm": "timestamp[us, tz=UTC]", "ms": "timestamp[us]",
+          "s_tokyo": "timestamp[us, tz=UTC]", "f16": "double", "sv": "string", "bv": "binary"}
 SLOW = [
-    ("f16", pa.float16(), [np.float16(1.5), np.float16(-2), None]),
-    ("sv", pa.string_view(), ["a", "b", None]),
+    ("ree", pa.run_end_encoded(pa.int32(), pa.string()), ["a", "b", None]),
+    ("lv", pa.list_view(pa.int64()), [[1], [2, 3], None]),
 ]
 
 
@@ -71,11 +83,17 @@ def written_one_row_per_sample(path, make_taco, table: pa.Table):
 
 
 def both_ways(one_row: pa.Table):
+    """(the sample extend_with makes, the oracle: every column from pyarrow's Python values)."""
     fast = tacocore.Sample(id="fast", path=b"")
     fast.extend_with(one_row)
     slow = tacocore.Sample(id="slow", path=b"")
-    _toolbox._arrow_fields("slow", one_row).apply(slow._native)
+    values = [_toolbox._arrow_value(c.type, c[0].as_py()) for c in one_row.columns]
+    _core.ext_from_row("slow", one_row.column_names, None, values).apply(slow._native)
     return fast, slow
+
+
+def stored_types(sample) -> dict:
+    return dict(tacocore.Tortilla([sample]).schema)
 
 
 @pytest.mark.parametrize("row", [0, 1, 2], ids=["first", "offset", "nulls"])
@@ -85,7 +103,9 @@ def test_native_read_matches_the_scalar_path(row):
     assert _core.extend_from_arrow(probe._native, one.__arrow_c_stream__()), "fast path not taken"
     fast, slow = both_ways(one)
     assert fast.metadata == slow.metadata
-    assert tacocore.Tortilla([fast]).schema == tacocore.Tortilla([slow]).schema
+    assert stored_types(fast) == STORED
+    if row != 2:  # the oracle's nulls are untyped
+        assert stored_types(slow) == STORED
     if row == 1:
         got = fast.metadata
         assert got["i16"] == -300 and got["s"] == "héllo" and got["bin"] == b"\x00\xff"
@@ -152,12 +172,12 @@ def test_a_zoned_timestamp_column_stays_instants_with_or_without_nulls(tmp_path,
     """A zoned timestamp column is written as timestamp[us, tz=UTC], the instants exact (Parquet
     keeps isAdjustedToUTC, not the zone's name): its values used to become plain timestamps while
     a UTC column's nulls kept the zone, so a column with one missing time failed the Tortilla's
-    schema check, and another zone's values lost being instants. A float16 column sends the
-    rows through the pyarrow-scalar path instead of the native reader."""
+    schema check, and another zone's values lost being instants. A run-end encoded column sends
+    the rows through the pyarrow-scalar path instead of the native reader."""
     times = [dt.datetime(2024, 1, 1, 12, tzinfo=UTC), None, dt.datetime(2024, 7, 2, 23, 30, tzinfo=UTC)]
     columns = {"when": pa.array(times, pa.timestamp("us", tz=zone))}
     if path == "scalar":
-        columns["f16"] = pa.array([1, 2, 3], pa.float16())
+        columns["ree"] = pa.array(["a", "b", "c"], pa.run_end_encoded(pa.int32(), pa.string()))
     table = pa.table(columns)
     out, level = written_one_row_per_sample(tmp_path / "utc.tacozip", make_taco, table)
     assert level.schema.field("when").type == pa.timestamp("us", tz="UTC")
@@ -173,13 +193,61 @@ def test_second_and_millisecond_timestamps_become_microseconds(tmp_path, make_ta
     millis = [dt.datetime(2024, 1, 1, 12, 0, 0, 5000), dt.datetime(1969, 12, 31, 23, 59, 59, 999000), None]
     columns = {"s": pa.array(secs, pa.timestamp("s")), "ms": pa.array(millis, pa.timestamp("ms", tz="UTC"))}
     if path == "scalar":
-        columns["f16"] = pa.array([1, 2, 3], pa.float16())
+        columns["ree"] = pa.array(["a", "b", "c"], pa.run_end_encoded(pa.int32(), pa.string()))
     table = pa.table(columns)
     out, level = written_one_row_per_sample(tmp_path / "units.tacozip", make_taco, table)
     assert level.schema.field("s").type == pa.timestamp("us")
     assert level.schema.field("ms").type == pa.timestamp("us", tz="UTC")
     assert level["s"].to_pylist() == secs
     assert level["ms"].to_pylist() == [None if t is None else t.replace(tzinfo=UTC) for t in millis]
+
+
+def test_half_floats_are_read_natively_as_the_exact_double():
+    """float16 (tacotoolbox keeps it; the model stores a double) is read from its bits: normal,
+    subnormal, the largest, signed zero, infinities and NaN are each the double numpy gives."""
+    halves = np.array([1.5, -2, 65504, 6.1035e-05, 5.96e-08, -0.0, np.inf, -np.inf, np.nan], np.float16)
+    table = pa.table({"h": pa.array(halves, pa.float16())})
+    for i, half in enumerate(halves):
+        probe = tacocore.Sample(id="probe", path=b"")
+        assert _core.extend_from_arrow(probe._native, table.slice(i, 1).__arrow_c_stream__())
+        got, want = probe["h"], float(half)
+        assert type(got) is float
+        assert (np.isnan(got) and np.isnan(want)) or (got == want and np.signbit(got) == np.signbit(want)), (i, got, want)
+
+
+def test_a_declined_column_leaves_the_others_read_natively():
+    """A column the native reader declines (run-end encoded here) sends its row through pyarrow
+    scalars, but only that column: every other one is still read natively, so it has the type it
+    has on the native path. Through pyarrow scalars a struct's int32 field became int64, a
+    decimal128(5, 2) a decimal128(3, 2), a map failed, and nulls of nested, float16 or ns types
+    were untyped: a column holding both a value and a null then failed the Tortilla."""
+    columns = {
+        "st": pa.array([{"a": 1}, None], pa.struct([("a", pa.int32())])),
+        "dec": pa.array([decimal.Decimal("1.50"), None], pa.decimal128(5, 2)),
+        "m": pa.array([[("k", 1)], None], pa.map_(pa.string(), pa.int32())),
+        "fl": pa.array([[1.0, 2.0], None], pa.list_(pa.float32(), 2)),
+        "h": pa.array([np.float16(0.5), None], pa.float16()),
+        "ts": pa.array([1_000, None], pa.timestamp("ns", tz="Asia/Tokyo")),
+    }
+    natively = pa.table(columns)
+    declined = pa.table({**columns, "r": pa.array(["x", "y"], pa.run_end_encoded(pa.int32(), pa.string()))})
+    probe = tacocore.Sample(id="probe", path=b"")
+    assert not _core.extend_from_arrow(probe._native, declined.slice(0, 1).__arrow_c_stream__())
+
+    def samples(table):
+        out = [tacocore.Sample(id=f"s{i}", path=b"") for i in range(2)]
+        for i, s in enumerate(out):
+            s.extend_with(table.slice(i, 1))
+        return out
+
+    slow, fast = samples(declined), samples(natively)
+    assert [s.metadata["r"] for s in slow] == ["x", "y"]
+    for a, b in zip(slow, fast):
+        assert {k: v for k, v in a.metadata.items() if k != "r"} == b.metadata
+    want = tacocore.Tortilla(fast).schema
+    assert [c for c in tacocore.Tortilla(slow).schema if c[0] != "r"] == want
+    assert dict(want) == {"st": "struct<a: int32>", "dec": "decimal128(5, 2)", "m": "map<string, int32>",
+                          "fl": "fixed_size_list<item: float>[2]", "h": "double", "ts": "timestamp[us, tz=UTC]"}
 
 
 def test_a_timestamp_beyond_microseconds_is_left_to_the_scalar_path():
