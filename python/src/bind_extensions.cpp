@@ -103,8 +103,11 @@ void bind_extensions(nb::module_& m) {
     m.def(
         "ext_from_row",
         [](const std::string& sample_id, std::vector<std::string> names, nb::handle stream_capsule,
-           nb::list values) {
-            if (names.size() != nb::len(values))
+           nb::object values) {
+            // `values` is a list of the columns' Python values, or a callable giving column i's:
+            // only declined columns are asked for, so a row pays pyarrow's scalars for those alone.
+            const bool lazy = PyCallable_Check(values.ptr()) != 0;
+            if (!lazy && names.size() != nb::len(values))
                 throw SchemaError("ext_from_row: names and values differ in length");
             // Every column the native reader takes is read by it (arrow_row.cpp), so a column
             // has one type whichever path its row takes; only the others convert `values`.
@@ -123,7 +126,7 @@ void bind_extensions(nb::module_& m) {
                     out.fields.push_back({names[i], std::move(*(*cells)[i])});
                     continue;
                 }
-                nb::handle v = values[i];
+                nb::object v = lazy ? values(i) : nb::borrow(values[i]);
                 // A value the reader declined: converting it reports what is wrong with it.
                 Value value =
                     v.is_none()
@@ -135,8 +138,9 @@ void bind_extensions(nb::module_& m) {
         },
         "sample_id"_a, "names"_a, "stream"_a.none(), "values"_a,
         "Columns of the one row of an Arrow C stream capsule: those the native reader takes read "
-        "from it, the others from `values` (their pyarrow scalars' Python values); every column "
-        "from `values` when the stream is None (a None value then an untyped null).");
+        "from it, the others from `values` (a list of the columns' Python values, or a callable "
+        "giving column i's, called only for those); every column from `values` when the stream "
+        "is None (a None value then an untyped null).");
 
     m.def(
         "extend_from_arrow",

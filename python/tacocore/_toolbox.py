@@ -584,15 +584,19 @@ def _arrow_fields(sample_id: str, table: Any) -> "_core.ExtensionFields":
         raise _core.TacoSchemaError(
             f"sample '{sample_id}': extend_with: a pyarrow Table must have exactly 1 row, not {table.num_rows}")
     names, converters = _arrow_layout(table.schema)
-    try:
-        values = [c[0].as_py() for c in table.columns]
-    except UnicodeDecodeError:
-        bad = next(n for n, c in zip(names, table.columns) if not _decodes(c))
-        raise _core.TacoSchemaError(
-            f"sample '{sample_id}' field '{bad}': text is not valid UTF-8 (store raw bytes as binary)") from None
-    for i, convert in converters:
-        values[i] = convert(values[i])
-    return _core.ext_from_row(sample_id, names, _arrow_stream(table), values)
+    columns = table.columns
+
+    def value_of(i: int) -> Any:
+        # Called by ext_from_row for the columns its native reader declined, and only those.
+        try:
+            value = columns[i][0].as_py()
+        except UnicodeDecodeError:
+            raise _core.TacoSchemaError(f"sample '{sample_id}' field '{names[i]}': text is not valid "
+                                        "UTF-8 (store raw bytes as binary)") from None
+        convert = converters.get(i)
+        return value if convert is None else convert(value)
+
+    return _core.ext_from_row(sample_id, names, _arrow_stream(table), value_of)
 
 
 def _arrow_stream(table: Any) -> Any:
@@ -604,14 +608,6 @@ def _arrow_stream(table: Any) -> Any:
     return pa.Table.from_batches([table]).__arrow_c_stream__()
 
 
-def _decodes(column: Any) -> bool:
-    try:
-        column[0].as_py()
-        return True
-    except UnicodeDecodeError:
-        return False
-
-
 # The layout of the last schema seen: a metadata table sliced into 1-row tables, one per sample,
 # repeats one schema, and reading names and converters from it again for every row
 # was most of extend_with's ~25 us per row (issue 15: Python create within 2x of the CLI).
@@ -621,7 +617,7 @@ _last_layout: tuple = (None, None)
 
 
 def _arrow_layout(schema: Any) -> tuple:
-    """(names, [(column, converter)] for columns whose Python values need _arrow_value's
+    """(names, {column: converter} for columns whose Python values need _arrow_value's
     conversion) of `schema`."""
     global _last_layout
     last_schema, last = _last_layout
@@ -630,10 +626,10 @@ def _arrow_layout(schema: Any) -> tuple:
     import pyarrow as pa
     plain = (pa.types.is_int64, pa.types.is_float64, pa.types.is_string, pa.types.is_large_string,
              pa.types.is_boolean, pa.types.is_timestamp, pa.types.is_binary, pa.types.is_date)
-    converters = []
+    converters = {}
     for i, field in enumerate(schema):
         if not any(is_type(field.type) for is_type in plain):
-            converters.append((i, lambda v, t=field.type: _arrow_value(t, v)))
+            converters[i] = lambda v, t=field.type: _arrow_value(t, v)
     layout = (schema.names, converters)
     _last_layout = (schema, layout)
     return layout

@@ -250,6 +250,32 @@ def test_a_declined_column_leaves_the_others_read_natively():
                           "fl": "fixed_size_list<item: float>[2]", "h": "double", "ts": "timestamp[us, tz=UTC]"}
 
 
+def test_only_the_declined_columns_are_converted_from_python_values():
+    """A declined column's row asks pyarrow for that column's Python value alone: a timestamp
+    past year 9999 (int64 microseconds hold it, Python's datetime does not) beside a run-end
+    encoded column is read natively and kept exactly. Converting every column's scalar first
+    failed that row with an OverflowError."""
+    far = 300_000_000_000_000_000  # microseconds: year 11476
+    table = pa.table({"far": pa.array([far], pa.timestamp("us")), "i": [1],
+                      "r": pa.array([7], pa.run_end_encoded(pa.int32(), pa.int64()))})
+    with pytest.raises(OverflowError):
+        table.column("far")[0].as_py()
+    asked = []
+
+    def value_of(i):
+        asked.append(i)
+        return table.columns[i][0].as_py()
+
+    _core.ext_from_row("s", table.column_names, table.__arrow_c_stream__(), value_of)
+    assert asked == [2]
+    sample = tacocore.Sample(id="s", path=b"")
+    sample.extend_with(table)
+    exported = tacocore.Tortilla([sample]).export_metadata()
+    assert exported.schema.field("far").type == pa.timestamp("us")
+    assert exported.column("far").cast(pa.int64()).to_pylist() == [far]
+    assert exported.column("r").to_pylist() == [7]
+
+
 def test_a_timestamp_beyond_microseconds_is_left_to_the_scalar_path():
     """Seconds that overflow int64 microseconds are not read natively (no wrapped value)."""
     one = pa.table({"t": pa.array([2**62], pa.timestamp("s"))})
