@@ -3,9 +3,11 @@
 // (see concat_views.cpp). The inputs stay alive as long as the result does.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "format/collection_json.hpp"
+#include "io/trace.hpp"
 #include "query/dataset_context.hpp"
 #include "query/level_revalidation.hpp"
 #include "query/lifetime.hpp"
@@ -238,6 +240,7 @@ Dataset concat(const std::vector<Dataset>& inputs, ColumnMode mode) {
     std::lock_guard lock(ctx->db_mutex);
     metadata::DuckSession& db = ctx->db;
     query::configure_reader_session(db);
+    std::optional<io::TraceScope> phase(std::in_place, "concat: part views");
     for (size_t k = 0; k < inputs.size(); ++k) {
         query::ConcatPart part;
         part.ctx = inputs[k].ctx_;
@@ -248,10 +251,11 @@ Dataset concat(const std::vector<Dataset>& inputs, ColumnMode mode) {
             std::lock_guard part_lock(part.ctx->db_mutex);
             query::ensure_levels_current(*part.ctx);
         }
-        query::define_level_views(db, *part.ctx, query::part_prefix("", k));
+        query::define_level_views(db, *part.ctx, query::part_prefix("", k), part.filtered);
         for (const auto& [root, archive] : part.ctx->archives) ctx->archives.emplace(root, archive);
         plan->parts.push_back(std::move(part));
     }
+    phase.emplace("concat: part columns, counts");
     for (size_t level = 0; level < levels; ++level) {
         int64_t base = 0;
         for (size_t k = 0; k < plan->parts.size(); ++k) {
@@ -260,9 +264,10 @@ Dataset concat(const std::vector<Dataset>& inputs, ColumnMode mode) {
                 query::part_prefix("", k) + "level" + std::to_string(level) + "_table";
             try {
                 part.columns.push_back(
-                    level == 0 ? metadata::describe_query(
-                                     db, query::concat_part_relation(part, k, level, ""))
-                               : part.ctx->level_columns[level]);
+                    level == 0 && part.filtered
+                        ? metadata::describe_query(db,
+                                                   query::concat_part_relation(part, k, level, ""))
+                        : part.ctx->level_columns[level]);
                 part.id_base.push_back(base);
                 base += std::stoll(db.query_scalar("SELECT count(*) FROM " + table));
             } catch (const QueryError& e) {
@@ -271,8 +276,10 @@ Dataset concat(const std::vector<Dataset>& inputs, ColumnMode mode) {
         }
         plan->columns.push_back(resolve_columns(inputs, plan->parts, level, mode));
     }
+    phase.emplace("concat: union views");
     query::define_concat_views(db, *plan, ctx->source.format, "");
     db.exec("CREATE VIEW data AS SELECT * FROM level0");
+    phase.reset();
     ctx->level_columns = plan->columns;
     ctx->concat = std::move(plan);
     Dataset out(ctx, kBaseView, 0, false);

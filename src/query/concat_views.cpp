@@ -54,8 +54,10 @@ std::string union_all(const std::vector<std::string>& branches, size_t lo, size_
 // chain in parenthesized halves avoids the limit but loses rows in DuckDB 1.4.4 when the
 // branches carry their own WITH clauses (tests/unit/test_concat_scale.cpp). So the chain is cut
 // into views of at most this many branches, and the views are chained in turn: every statement
-// DuckDB parses stays short, whatever the number of parts.
-constexpr size_t kBranchesPerView = 256;
+// DuckDB parses stays short, whatever the number of parts. Binding a chain costs more than
+// linearly in its depth: 1,000 parts took 16 s with chains of 256, 10-12 s with 32, 13-14 s
+// with 16 (ConcatScale.AThousandDatasets, release, slow machine).
+constexpr size_t kBranchesPerView = 32;
 
 }  // namespace
 
@@ -67,7 +69,7 @@ std::string concat_part_relation(const ConcatPart& part, size_t k, size_t level,
                                  const std::string& prefix) {
     const std::string own = part_prefix(prefix, k);
     const size_t levels = part.ctx->level_columns.size();
-    if (level == 0) {
+    if (level == 0 && part.filtered) {
         // The part's view names level{i} and level{i}_table; common table expressions point
         // those names at its registered views without touching the text of its query.
         std::string with;
@@ -78,6 +80,9 @@ std::string concat_part_relation(const ConcatPart& part, size_t k, size_t level,
         }
         return with + " SELECT * FROM (\n" + part.view_sql + "\n)";
     }
+    // A part's own table, as the union's level view computes internal:gdal_vsi and drops the
+    // padding itself: an unfiltered part does not go through its level view (each branch through
+    // it cost DuckDB's binder a CTE and a view more, ~2.5x the time of a 1,000-part concat).
     std::string sql = "SELECT * FROM " + own + "level" + std::to_string(level) + "_table";
     // A filtered view keeps only the children of the rows it kept (as the reference does); ids
     // are compared before shifting, inside the part. Without the id columns (older writers)

@@ -154,10 +154,11 @@ std::string level_view_sql(const std::string& table, const std::vector<ColumnTyp
 }
 
 void define_level_views(metadata::DuckSession& db, const DatasetContext& ctx,
-                        const std::string& prefix) {
+                        const std::string& prefix, bool level_views) {
     if (ctx.concat) {
         for (size_t k = 0; k < ctx.concat->parts.size(); ++k) {
-            define_level_views(db, *ctx.concat->parts[k].ctx, part_prefix(prefix, k));
+            const ConcatPart& part = ctx.concat->parts[k];
+            define_level_views(db, *part.ctx, part_prefix(prefix, k), part.filtered);
         }
         define_concat_views(db, *ctx.concat, ctx.source.format, prefix);
         return;
@@ -168,6 +169,7 @@ void define_level_views(metadata::DuckSession& db, const DatasetContext& ctx,
                 (ctx.parts
                      ? collection_table_sql(*ctx.parts, i, ctx.level_files[i], ctx.level_columns[i])
                      : "SELECT * FROM read_parquet(" + quote_literal(ctx.level_files[i]) + ")"));
+        if (!level_views) continue;
         db.exec("CREATE VIEW " + prefix + "level" + std::to_string(i) + " AS " +
                 level_view_sql(table, ctx.level_columns[i], ctx.source.format, root_sql(ctx), i));
     }

@@ -146,9 +146,11 @@ std::shared_ptr<DatasetContext> make_context(format::OpenedDataset opened, Stage
 
 /// Creates `{prefix}level{i}_table` and `{prefix}level{i}` for every level of `ctx` in `db`
 /// (which may be another dataset's connection): over its Parquet files for a loaded dataset,
-/// over its parts' views (registered as `{prefix}p{k}_...`) for a concatenated one.
+/// over its parts' views (registered as `{prefix}p{k}_...`) for a concatenated one. Without
+/// `level_views`, a loaded dataset gets its `_table` views alone: what an unfiltered part of a
+/// concatenation is read through (every view is one more statement for DuckDB to bind).
 void define_level_views(metadata::DuckSession& db, const DatasetContext& ctx,
-                        const std::string& prefix);
+                        const std::string& prefix, bool level_views = true);
 
 /// Where part `k` of a concatenation registered under `prefix` has its views: `{prefix}p{k}_`.
 std::string part_prefix(const std::string& prefix, size_t k);

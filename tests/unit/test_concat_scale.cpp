@@ -1,5 +1,5 @@
 // concat() of many datasets (issue 18 item 13): the union of the parts' views is cut into views
-// of at most 256 branches, so a thousand parts stay below DuckDB's expression depth limit (1,000)
+// of at most 32 branches, so a thousand parts stay below DuckDB's expression depth limit (1,000)
 // where one UNION ALL chain failed, and every part keeps all its rows (a streaming result of
 // that plan lost some: such results are materialized).
 #include <gtest/gtest.h>

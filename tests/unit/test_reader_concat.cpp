@@ -198,3 +198,33 @@ TEST(ReaderConcat, Refusals) {
 }
 
 }  // namespace
+
+// An unfiltered input enters the union through its level table, padding rows included: the
+// union's own level view must hide them, and the ids after them must still be shifted by the
+// whole table's rows, padding counted.
+TEST(ReaderConcat, RootPaddingStaysHiddenAndPositionsReachEachInput) {
+    TempDir dir;
+    for (const char* name : {"one", "two"}) {
+        std::vector<Sample> samples;
+        for (int i = 0; i < 3; ++i) {
+            const std::string id = std::string(name) + "_" + std::to_string(i);
+            samples.push_back(Sample::bytes(id, sample_bytes(id)).set("v", Value(int64_t{i})));
+        }
+        TortillaOptions padded;
+        padded.pad_to = 4;  // one __TACOPAD__ row at the end of each root
+        create(Taco(Tortilla(std::move(samples), padded), test_collection(name)),
+               dir / (std::string(name) + ".tacozip"));
+    }
+    const Dataset both = concat({load(dir / "one.tacozip"), load(dir / "two.tacozip")});
+    EXPECT_EQ(both.count(), 6u);
+    const DataFrame rows = both.data();
+    ASSERT_EQ(rows.rows(), 6u);
+    for (size_t i = 0; i < 6; ++i) {
+        const std::string id = std::string(i < 3 ? "one" : "two") + "_" + std::to_string(i % 3);
+        EXPECT_EQ(rows.value(i, "id").as_string(), id);
+        EXPECT_EQ(rows.read_bytes(i), sample_bytes(id));
+    }
+    const DataFrame raw = both.data_raw();
+    ASSERT_EQ(raw.rows(), 6u);
+    EXPECT_EQ(raw.value(3, "internal:current_id"), Value(int64_t{4}));  // after one's 4 rows
+}
