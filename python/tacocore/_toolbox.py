@@ -137,8 +137,17 @@ class Sample:
             _remember_deferrable(table)
 
     def pop(self, key: str) -> Any:
-        """Removes an extension field and returns its value (KeyError if absent)."""
-        return self._native.pop(key)
+        """Removes an extension field and returns it as tacotoolbox's ``pop`` does: a 1-row pyarrow
+        Table of that column, typed as the writer stores it, which ``extend_with`` takes back.
+        ValueError for a core field (id, type, path), KeyError for one the sample does not have."""
+        if key in ("id", "type", "path"):
+            raise ValueError(f"sample '{self.id}': cannot pop core field '{key}'")
+        native = self._native
+        if key not in native.fields():
+            raise KeyError(key)
+        column = _samples_table([native]).select([key])
+        native.pop(key)
+        return column
 
     def __getitem__(self, key: str) -> Any:
         """The value of extension field ``key`` (KeyError if absent)."""

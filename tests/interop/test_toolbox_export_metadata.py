@@ -105,3 +105,23 @@ def test_validate_with_runs_the_validator_and_cleanup_is_harmless():
     s.cleanup()
     s.cleanup()
     assert s.size == 3  # the bytes are still there
+
+
+def test_sample_pop_returns_the_column_as_tacotoolbox_does(tmp_path):
+    """Sample.pop(field): the column as a 1-row table of its type, the field gone; a core field is a
+    ValueError and an unknown one a KeyError, in both."""
+    made = {}
+    for name, mod in (("ours", tacocore), ("ref", tacotoolbox.datamodel)):
+        path = tmp_path / f"{name}.bin"
+        path.write_bytes(b"x")
+        s = mod.Sample(id="s", path=path)
+        s.extend_with({"cloud": 1.5, "tags": ["a", "b"]})
+        made[name] = s
+    for field in ("cloud", "tags"):
+        same_table(made["ours"].pop(field), made["ref"].pop(field))
+    for s in made.values():
+        assert "cloud" not in s.export_metadata().column_names
+        with pytest.raises(ValueError):
+            s.pop("id")
+        with pytest.raises(KeyError):
+            s.pop("nope")

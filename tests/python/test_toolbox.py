@@ -9,6 +9,7 @@ import pathlib
 import zipfile
 
 import numpy as np
+import pyarrow as pa
 import pytest
 
 import tacocore
@@ -68,10 +69,18 @@ def test_sample_metadata_and_extend_with():
     assert s["stac:crs"] == "EPSG:4326"
     assert s.extend_with({"split": "train", "n": 3}) is s
     assert list(s.metadata) == ["cloud_cover", "stac:crs", "split", "n"]
-    assert s.pop("split") == "train"
+    popped = s.pop("split")  # tacotoolbox's pop: the column as a 1-row table, typed
+    assert popped.to_pydict() == {"split": ["train"]}
+    assert popped.schema.field("split").type == pa.string()
     assert "split" not in s.metadata
     with pytest.raises(KeyError):
         s.pop("split")
+    with pytest.raises(ValueError, match="core field 'id'"):
+        s.pop("id")
+    other = tacocore.Sample("b", b"2")
+    other.extend_with(s.pop("n"))  # what it returns goes back in as it was
+    assert other.metadata == {"n": 3}
+    assert "n" not in s.metadata
     with pytest.raises(KeyError):
         s["nope"]
 
