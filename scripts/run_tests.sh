@@ -34,13 +34,14 @@ PYTEST_STRICT=(env TACO_STRICT_SKIPS=1 "$PY" -m pytest -q -rs -p no:cacheprovide
 run_suite pytest "${PYTEST_STRICT[@]}" tests/meta tests/cli tests/interop tests/remote tests/legacy tests/training tests/python
 # The same C++ unit tests and CLI suite again under ASan + UBSan (build-asan, the debug-asan
 # preset; ccache makes the rebuild cheap). The kill loop is timing, not memory: left to the
-# release run above.
+# release run above. The CLI suite runs on both cores (pytest-xdist): its time is the sanitized
+# `taco` processes it starts, 952 -> 477 s on a slow day of the 2-core machine.
 asan_build() {
     cmake --preset debug-asan >/dev/null && cmake --build build-asan -j "${JOBS:-2}" --target taco_unit_tests taco
 }
 run_suite asan-build asan_build
 run_suite asan-unit env ASAN_OPTIONS=detect_leaks=1 ./build-asan/bin/taco_unit_tests --gtest_brief=1
-run_suite asan-cli env TACO_SANITIZED=1 TACO_BUILD_DIR=build-asan "${PYTEST_STRICT[@]}" \
+run_suite asan-cli env TACO_SANITIZED=1 TACO_BUILD_DIR=build-asan "${PYTEST_STRICT[@]}" -n 2 \
     tests/cli --deselect tests/cli/test_cli_faults.py::test_sigkill_during_overwrite_keeps_a_complete_dataset
 if [ -f bench/run.py ]; then
     run_suite bench-harness "$PY" bench/run.py --profile tiny --out build/bench-tiny --no-report
