@@ -103,12 +103,8 @@ void bind_extensions(nb::module_& m) {
     m.def(
         "ext_from_row",
         [](const std::string& sample_id, std::vector<std::string> names, nb::handle stream_capsule,
-           nb::object values) {
-            // `values` is a list of the columns' Python values, or a callable giving column i's:
-            // only declined columns are asked for, so a row pays pyarrow's scalars for those alone.
-            const bool lazy = PyCallable_Check(values.ptr()) != 0;
-            if (!lazy && names.size() != nb::len(values))
-                throw SchemaError("ext_from_row: names and values differ in length");
+           nb::callable value_of) {
+            // Only declined columns are asked for, so a row pays pyarrow's scalars for those alone.
             // Every column the native reader takes is read by it (arrow_row.cpp), so a column
             // has one type whichever path its row takes; only the others convert `values`.
             std::optional<std::vector<std::optional<Value>>> cells;
@@ -126,7 +122,7 @@ void bind_extensions(nb::module_& m) {
                     out.fields.push_back({names[i], std::move(*(*cells)[i])});
                     continue;
                 }
-                nb::object v = lazy ? values(i) : nb::borrow(values[i]);
+                nb::object v = value_of(i);
                 // A value the reader declined: converting it reports what is wrong with it.
                 Value value =
                     v.is_none()
@@ -136,11 +132,11 @@ void bind_extensions(nb::module_& m) {
             }
             return out;
         },
-        "sample_id"_a, "names"_a, "stream"_a.none(), "values"_a,
+        "sample_id"_a, "names"_a, "stream"_a.none(), "value_of"_a,
         "Columns of the one row of an Arrow C stream capsule: those the native reader takes read "
-        "from it, the others from `values` (a list of the columns' Python values, or a callable "
-        "giving column i's, called only for those); every column from `values` when the stream "
-        "is None (a None value then an untyped null).");
+        "from it, the others from `value_of(i)` (column i's Python value, asked for those only); "
+        "every column from `value_of` when the stream is None (a None value then an untyped "
+        "null).");
 
     m.def(
         "extend_from_arrow",

@@ -143,11 +143,11 @@ class Sample:
         if key in ("id", "type", "path"):
             raise ValueError(f"sample '{self.id}': cannot pop core field '{key}'")
         native = self._native
-        if key not in native.fields():
+        row = _samples_table([native])
+        if key not in row.column_names:
             raise KeyError(key)
-        column = _samples_table([native]).select([key])
         native.pop(key)
-        return column
+        return row.select([key])
 
     def __getitem__(self, key: str) -> Any:
         """The value of extension field ``key`` (KeyError if absent)."""
