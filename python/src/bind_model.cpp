@@ -246,6 +246,9 @@ void bind_model(nb::module_& m) {
         "id, type, path and the extension fields of `samples` as a DataFrame, one row per "
         "sample, typed as the writer stores them (toolbox/sample_table.hpp).");
 
+    m.def("parse_size", &parse_size, "text"_a,
+          "Bytes of a size such as \"4GB\", \"512MB\" or \"2048\" (binary units, as "
+          "tacotoolbox parses them); TacoSchemaError otherwise.");
     m.def(
         "create",
         [](const Taco& taco, const std::filesystem::path& output, const std::string& fmt,

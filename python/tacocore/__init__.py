@@ -39,9 +39,10 @@ from ._legacy import is_legacy_v1, migrate
 from ._catalog import export_croissant, export_datacite, export_stac
 from . import datamodel  # tacotoolbox's layout: tacocore.datamodel.Sample is tacocore.Sample
 from . import schema  # tacoreader's layout: tacocore.schema.PITSchema
-from . import sample, taco  # tacotoolbox's layout: tacocore.sample.extensions.stac.STAC, ...
+from . import sample, taco, tortilla  # tacotoolbox's layout: tacocore.sample.extensions.stac.STAC, ...
 from ._extensions import (ISTAC, STAC, LabelClass, Labels, OpticalData, Publication, Publications, Scaling,
                           SpectralBand, Split, SplitStrategy)
+from ._tortilla_extensions import MajorTOM, SpatialGrouping, TortillaExtension
 from ._spatial import register_installed_extension as _register_spatial
 
 _register_spatial()  # ST_* in sql() when duckdb-ext-spatial is installed
@@ -93,6 +94,7 @@ __all__ = [
     "schema",
     "STAC", "ISTAC", "Scaling", "Split",
     "OpticalData", "SpectralBand", "Labels", "LabelClass", "Publications", "Publication", "SplitStrategy",
+    "MajorTOM", "SpatialGrouping", "TortillaExtension",
     "TacoError",
     "TacoFormatError",
     "TacoSchemaError",

@@ -78,6 +78,8 @@ class Sample:
     type = property(lambda self: self._core_sample.type, doc='"FILE" or "FOLDER".')
     size = property(lambda self: self._core_sample.size,
                     doc="Bytes of the FILE (or of every FILE below a FOLDER).")
+    # tacotoolbox's private name, read by its SpatialGrouping(target_size=...).
+    _size_bytes = property(lambda self: self._core_sample.size, doc="``size``, tacotoolbox's name.")
 
     @property
     def path(self) -> Union[Path, "Tortilla", None]:
@@ -323,11 +325,13 @@ class Tortilla:
         _apply_pending(samples)  # ...but for those a thread lost to fork() was applying
         natives = [s._core_sample for s in samples]
         self._native = _core.Tortilla(natives, pad_to, strict_schema)
+        self._added: tuple = ()  # the columns extend_with added, which pop may remove
 
     @classmethod
     def _wrap(cls, native: "_core.Tortilla") -> "Tortilla":
         obj = cls.__new__(cls)
         obj._native = native
+        obj._added = ()
         return obj
 
     @property
@@ -380,10 +384,53 @@ class Tortilla:
         """``export_metadata()``: the samples' metadata as a pyarrow Table (tacotoolbox's attribute)."""
         return self.export_metadata()
 
-    def extend_with(self, columns: dict) -> "Tortilla":
-        """Adds columns computed over the whole tortilla: ``{name: [one value per sample]}``."""
-        self._native = self._native.with_columns(_as_dict(columns, "Tortilla.extend_with"))
+    @property
+    def _metadata_table(self) -> Any:
+        """``export_metadata()`` under tacotoolbox's private name, which its TortillaExtensions
+        (MajorTOM, SpatialGrouping, ...) read: they then run on this Tortilla too."""
+        return self.export_metadata()
+
+    def extend_with(self, extension: Any) -> "Tortilla":
+        """Adds columns computed over the whole tortilla, one value per sample: a tortilla
+        extension (``MajorTOM``, ``SpatialGrouping`` of tacocore.tortilla.extensions, tacotoolbox's
+        own, or any callable that takes the tortilla and returns a pyarrow Table), a pyarrow Table
+        with one row per sample (its column types kept, nulls included), or
+        ``{name: [one value per sample]}``. The rows may count the padding samples or not; padding
+        gets typed nulls either way. TacoSchemaError for a column the samples already have or a
+        wrong number of rows, with nothing added."""
+        if callable(extension) and not isinstance(extension, type) and not _is_arrow_table(extension):
+            extension = extension(self)
+        if _is_arrow_table(extension):
+            self._native = _with_arrow_columns(self._native, extension)
+            added = extension.column_names
+        else:
+            columns = _as_dict(extension, "Tortilla.extend_with")
+            self._native = self._native.with_columns(columns)
+            added = list(columns)
+        self._added += tuple(added)
         return self
+
+    def pop(self, field: str) -> Any:
+        """Removes a column added by this tortilla's ``extend_with`` from every sample and returns
+        it as tacotoolbox's ``Tortilla.pop`` does: a pyarrow Table with one row per sample (padding
+        included), typed as stored. ValueError for a core field or a column the samples brought
+        themselves (``sample.pop`` removes those), KeyError for a column the tortilla does not
+        have."""
+        if field in ("id", "type", "path"):
+            raise ValueError(f"Tortilla.pop: cannot pop core field '{field}'")
+        table = self.export_metadata()
+        if field not in table.column_names:
+            raise KeyError(field)
+        if field not in self._added:
+            raise ValueError(f"Tortilla.pop: '{field}' comes from the samples, not from this tortilla's "
+                             f"extend_with: use sample.pop('{field}') on each sample")
+        samples = list(self._native.samples)
+        for sample in samples:
+            if not sample.is_padding:
+                sample.pop(field)
+        self._native = _rebuilt(samples)
+        self._added = tuple(name for name in self._added if name != field)
+        return table.select([field])
 
     def __len__(self) -> int:
         """Number of samples, padding included."""
@@ -549,6 +596,41 @@ def _with_stats(taco: Taco, classes: Optional[Sequence[int]], threads: Any, skip
     for message in skipped:
         warnings.warn(f"geotiff:stats skipped {message}", stacklevel=3)
     return _core.Taco(tortilla, json.dumps(taco._fields))
+
+
+def _is_arrow_table(obj: Any) -> bool:
+    return type(obj).__module__.startswith("pyarrow") and hasattr(obj, "num_rows")
+
+
+def _with_arrow_columns(native: "_core.Tortilla", table: Any) -> "_core.Tortilla":
+    """`native` with the columns of `table`, row i on the i-th sample (padding counted or not)."""
+    samples = list(native.samples)
+    real = [s for s in samples if not s.is_padding]
+    if table.num_rows not in (len(real), len(samples)):
+        raise _core.TacoSchemaError(
+            f"Tortilla.extend_with: the table has {table.num_rows} rows, expected one per sample "
+            f"({len(real)})")
+    targets = real if table.num_rows == len(real) else samples
+    present = {name for name, _ in native.schema} | {"id", "type", "path"}
+    for name in table.column_names:
+        if name in present:
+            raise _core.TacoSchemaError(f"Tortilla.extend_with: column '{name}' already exists")
+    if hasattr(table, "combine_chunks"):
+        table = table.combine_chunks()
+    if not _core.extend_rows_from_arrow(targets, _arrow_stream(table)):
+        # Types the native reader leaves to Python: row by row, as Sample.extend_with does.
+        fields = [_arrow_fields(s.id, table.slice(i, 1)) for i, s in enumerate(targets)]
+        for sample, row in zip(targets, fields):
+            row.apply(sample)
+    return _rebuilt(samples)
+
+
+def _rebuilt(samples: list) -> "_core.Tortilla":
+    """A native Tortilla of `samples` after their fields changed: the padding samples are made
+    again from the new schema (typed nulls), as many as before."""
+    real = [s for s in samples if not s.is_padding]
+    pad_to = len(samples) if len(real) < len(samples) else None
+    return _core.Tortilla(real, pad_to, True)
 
 
 def _samples_table(natives: list) -> Any:

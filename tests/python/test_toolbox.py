@@ -268,6 +268,61 @@ def test_tortilla_extend_with(tmp_path):
     assert table["split"].to_pylist() == ["train", "test", "train"]
 
 
+@pytest.mark.parametrize("with_padding_rows", [False, True])
+def test_tortilla_extend_with_a_table_keeps_its_types(with_padding_rows):
+    t = tacocore.Tortilla([tacocore.Sample(f"s{i}", b"1") for i in range(3)], pad_to=2)
+    rows = 4 if with_padding_rows else 3
+    table = pa.table({"f": pa.array([1.5, None, 2.5, 9.0][:rows], pa.float32()),
+                      "none": pa.array([None] * rows, pa.string()),
+                      "when": pa.array([datetime.datetime(2024, 1, i + 1) for i in range(rows)], pa.timestamp("ms"))})
+    assert t.extend_with(table) is t
+    assert t.schema == [("f", "float"), ("none", "string"), ("when", "timestamp[us]")]
+    assert t[1].metadata == {"f": None, "none": None, "when": datetime.datetime(2024, 1, 2)}
+    assert t[3].metadata == {"f": None, "none": None, "when": None}  # padding: typed nulls
+
+
+def test_tortilla_extend_with_a_callable_extension():
+    t = tacocore.Tortilla([tacocore.Sample(f"s{i}", b"x" * (i + 1)) for i in range(3)])
+    seen = []
+
+    def sizes(tortilla):  # tacotoolbox's TortillaExtension protocol: the tortilla in, a Table out
+        seen.append(tortilla._metadata_table.column("id").to_pylist())
+        return pa.table({"bytes": [s._size_bytes for s in tortilla.samples]})
+
+    t.extend_with(sizes)
+    assert seen == [["s0", "s1", "s2"]]
+    assert [s["bytes"] for s in t.samples] == [1, 2, 3]
+
+
+def test_tortilla_extend_with_a_bad_table_changes_nothing():
+    t = tacocore.Tortilla([tacocore.Sample(f"s{i}", b"1", v=i) for i in range(3)])
+    with pytest.raises(tacocore.TacoSchemaError, match="2 rows, expected one per sample \\(3\\)"):
+        t.extend_with(pa.table({"z": [1, 2]}))
+    with pytest.raises(tacocore.TacoSchemaError, match="'v' already exists"):
+        t.extend_with(pa.table({"z": [1, 2, 3], "v": [1, 2, 3]}))
+    with pytest.raises(tacocore.TacoSchemaError, match="'id' already exists"):
+        t.extend_with(pa.table({"id": ["a", "b", "c"]}))
+    assert t.schema == [("v", "int64")]
+
+
+def test_tortilla_pop_removes_its_own_column_from_every_sample(tmp_path):
+    t = tacocore.Tortilla([tacocore.Sample(f"s{i}", b"1", v=i) for i in range(3)], pad_to=2)
+    t.extend_with({"split": ["train", "test", "train"]})
+    popped = t.pop("split")
+    assert popped.schema == pa.schema([pa.field("split", pa.string())])
+    assert popped["split"].to_pylist() == ["train", "test", "train", None]  # padding included
+    assert t.schema == [("v", "int64")] and len(t) == 4
+    with pytest.raises(KeyError):
+        t.pop("split")
+    with pytest.raises(ValueError, match="sample.pop"):
+        t.pop("v")  # the samples' own column
+    with pytest.raises(ValueError, match="core field"):
+        t.pop("path")
+    taco = tacocore.Taco(t, **COLLECTION_DEFAULTS)
+    table = tacocore.load(tacocore.create(taco, tmp_path / "x.tacozip")[0]).data.to_arrow()
+    assert "split" not in table.column_names
+
+
 # --- Taco -----------------------------------------------------------------------------------------
 
 def test_taco_all_arguments(tmp_path):

@@ -1,0 +1,1 @@
+"""Tortilla extensions under tacotoolbox's module names (majortom, spatial_grouping)."""

@@ -1,0 +1,6 @@
+"""tacotoolbox.tortilla.extensions.majortom under tacocore: ``MajorTOM``, implemented in
+tacocore._tortilla_extensions."""
+
+from ..._tortilla_extensions import MajorTOM, TortillaExtension
+
+__all__ = ["MajorTOM", "TortillaExtension"]
