@@ -50,6 +50,10 @@ struct CollectionInfo {
     std::optional<Extent> extent;
     /// TACO-level extension keys, in order: key -> JSON text (an object, list, string, number...).
     std::vector<std::pair<std::string, std::string>> extensions;
+    /// Column descriptions for `taco:field_schema` (column -> text), as the extensions that added
+    /// the columns describe them (tacotoolbox's get_field_descriptions()). They win over the
+    /// built-in texts; a column no level has is ignored.
+    std::map<std::string, std::string> field_descriptions;
 };
 
 /// The ML task names COLLECTION `tasks` accepts.

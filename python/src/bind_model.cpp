@@ -1,5 +1,6 @@
 // Native Sample / Tortilla / Taco and create(). The tacotoolbox-shaped Python classes in
 // tacocore/_toolbox.py wrap these.
+#include <nanobind/stl/map.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
@@ -205,13 +206,18 @@ void bind_model(nb::module_& m) {
 
     nb::class_<Taco>(m, "Taco",
                      "A root Tortilla plus COLLECTION metadata, validated (ids, schema, PIT).")
-        .def(nb::new_([](Tortilla root, const std::string& collection_json) {
+        .def(nb::new_([](Tortilla root, const std::string& collection_json,
+                         std::map<std::string, std::string> field_descriptions) {
                  auto doc = format::parse_json_document(collection_json, "Taco collection fields");
-                 return Taco(std::move(root), format::collection_info_from_json(
-                                                  doc, "Taco collection fields", false));
+                 auto info =
+                     format::collection_info_from_json(doc, "Taco collection fields", false);
+                 info.field_descriptions = std::move(field_descriptions);
+                 return Taco(std::move(root), std::move(info));
              }),
              "tortilla"_a, "collection_json"_a,
-             "Validates the tree (PIT) and the COLLECTION fields given as a JSON object.")
+             "field_descriptions"_a = std::map<std::string, std::string>{},
+             "Validates the tree (PIT) and the COLLECTION fields given as a JSON object; "
+             "field_descriptions (column -> text) go into taco:field_schema.")
         .def_prop_ro("tortilla", &Taco::root, nb::rv_policy::reference_internal,
                      "The root Tortilla.")
         .def_prop_ro("levels", &Taco::levels, "Number of levels the dataset will have.")

@@ -42,7 +42,7 @@ from . import schema  # tacoreader's layout: tacocore.schema.PITSchema
 from . import sample, taco, tortilla  # tacotoolbox's layout: tacocore.sample.extensions.stac.STAC, ...
 from ._extensions import (ISTAC, STAC, LabelClass, Labels, OpticalData, Publication, Publications, Scaling,
                           SpectralBand, Split, SplitStrategy)
-from ._tortilla_extensions import MajorTOM, SpatialGrouping, TortillaExtension
+from ._tortilla_extensions import MajorTOM, SpatialGrouping
 from ._spatial import register_installed_extension as _register_spatial
 
 _register_spatial()  # ST_* in sql() when duckdb-ext-spatial is installed
@@ -94,7 +94,7 @@ __all__ = [
     "schema",
     "STAC", "ISTAC", "Scaling", "Split",
     "OpticalData", "SpectralBand", "Labels", "LabelClass", "Publications", "Publication", "SplitStrategy",
-    "MajorTOM", "SpatialGrouping", "TortillaExtension",
+    "MajorTOM", "SpatialGrouping",
     "TacoError",
     "TacoFormatError",
     "TacoSchemaError",

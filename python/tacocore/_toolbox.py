@@ -30,7 +30,7 @@ class Sample:
     """
 
     # Millions of samples: no per-instance dict (~10% of building one).
-    __slots__ = ("_core_sample", "_pending", "_tortilla", "__weakref__")
+    __slots__ = ("_core_sample", "_pending", "_tortilla", "_descriptions", "__weakref__")
 
     def __init__(self, id: str, path: Union[str, os.PathLike, bytes, bytearray, memoryview, "Tortilla"],
                  type: str = "auto", temp_dir: Union[str, os.PathLike, None] = None, **metadata: Any) -> None:
@@ -55,6 +55,9 @@ class Sample:
         self._core_sample = native
         self._pending = None
         self._tortilla = path if inferred == "FOLDER" else None
+        # {column: text} of the extensions added, for taco:field_schema (tacotoolbox's
+        # _field_descriptions); None until one describes its columns.
+        self._descriptions: Optional[dict] = None
         if metadata:
             for key, value in metadata.items():
                 native.set(key, value)
@@ -65,6 +68,7 @@ class Sample:
         obj._core_sample = native
         obj._pending = None
         obj._tortilla = None
+        obj._descriptions = None
         return obj
 
     @property
@@ -110,13 +114,13 @@ class Sample:
         from . import _extensions
         if isinstance(fields, _extensions.SampleExtension):
             fields._apply(self._native)
+            self._descriptions = _described(self._descriptions, fields)
             return self
-        if _is_toolbox_extension(fields):  # tacotoolbox's SampleExtension: ext(sample) -> Table
-            fields = fields(self)
-        elif callable(fields) and not isinstance(fields, type):
-            # Any other callable extension (tacotoolbox's protocol, e.g. ``GeotiffStats()``): its
-            # 1-row pyarrow Table is added.
-            fields = fields(self)
+        if callable(fields) and not isinstance(fields, type):
+            # tacotoolbox's SampleExtension protocol (its own, ``GeotiffStats()``, a user's):
+            # ext(sample) gives a 1-row pyarrow Table, get_field_descriptions() its columns' texts.
+            extension, fields = fields, fields(self)
+            self._descriptions = _described(self._descriptions, extension)
         if type(fields).__module__.startswith("pyarrow") and hasattr(fields, "num_rows"):
             self._extend_with_arrow(fields)
             return self
@@ -149,6 +153,8 @@ class Sample:
         if key not in row.column_names:
             raise KeyError(key)
         native.pop(key)
+        if self._descriptions:
+            self._descriptions.pop(key, None)
         return row.select([key])
 
     def __getitem__(self, key: str) -> Any:
@@ -180,12 +186,16 @@ class Sample:
     # Pickling (Dask, multiprocessing): the native sample carries everything, its FOLDER
     # children included, so the Tortilla wrapper is not pickled a second time.
     def __getstate__(self) -> dict:
-        return {"native": self._native}
+        return {"native": self._native, "descriptions": self._descriptions}
 
     def __setstate__(self, state: dict) -> None:
         self._core_sample = state["native"]
         self._pending = None
         self._tortilla = None
+        self._descriptions = state.get("descriptions")
+        if self._descriptions:
+            global _described_once
+            _described_once = True
 
 
 # Deferred 1-row tables (Sample.extend_with). A sample's tables wait in its `_pending` list and
@@ -326,12 +336,15 @@ class Tortilla:
         natives = [s._core_sample for s in samples]
         self._native = _core.Tortilla(natives, pad_to, strict_schema)
         self._added: tuple = ()  # the columns extend_with added, which pop may remove
+        self._sample_descriptions = _samples_descriptions(samples) if _described_once else {}
+        self._own_descriptions: dict = {}  # from the extensions of extend_with
 
     @classmethod
     def _wrap(cls, native: "_core.Tortilla") -> "Tortilla":
         obj = cls.__new__(cls)
         obj._native = native
         obj._added = ()
+        obj._sample_descriptions, obj._own_descriptions = {}, {}
         return obj
 
     @property
@@ -399,6 +412,7 @@ class Tortilla:
         gets typed nulls either way. TacoSchemaError for a column the samples already have or a
         wrong number of rows, with nothing added."""
         if callable(extension) and not isinstance(extension, type) and not _is_arrow_table(extension):
+            self._own_descriptions = _described(self._own_descriptions, extension)
             extension = extension(self)
         if _is_arrow_table(extension):
             self._native = _with_arrow_columns(self._native, extension)
@@ -430,7 +444,13 @@ class Tortilla:
                 sample.pop(field)
         self._native = _rebuilt(samples)
         self._added = tuple(name for name in self._added if name != field)
+        self._own_descriptions.pop(field, None)
         return table.select([field])
+
+    def _field_descriptions(self) -> dict:
+        """{column: text} for taco:field_schema: this tortilla's extensions', then its samples'
+        (which win), as tacotoolbox's writer merges them."""
+        return {**self._own_descriptions, **self._sample_descriptions}
 
     def __len__(self) -> int:
         """Number of samples, padding included."""
@@ -473,7 +493,8 @@ class Taco:
             fields["extent"] = _extent_dict(extent)
         for key, value in extensions.items():
             fields[key] = _jsonable(value)
-        self._native = _core.Taco(tortilla._native, json.dumps(fields))
+        self._descriptions = tortilla._field_descriptions()
+        self._native = _core.Taco(tortilla._native, json.dumps(fields), self._descriptions)
         self.tortilla = tortilla
         self._fields = fields
 
@@ -495,7 +516,7 @@ class Taco:
             if key in _COLLECTION_FIELDS:
                 raise _core.TacoSchemaError(f"Taco.extend_with: '{key}' is a core COLLECTION field, not an extension")
             fields[key] = _jsonable(value)
-        self._native = _core.Taco(self.tortilla._native, json.dumps(fields))
+        self._native = _core.Taco(self.tortilla._native, json.dumps(fields), self._descriptions)
         self._fields = fields
         return self
 
@@ -519,10 +540,11 @@ class Taco:
     # Pickling: the validated root tree (the native one: a Tortilla extended after this Taco was
     # made does not count) and the COLLECTION fields; unpickling validates again.
     def __getstate__(self) -> dict:
-        return {"root": self._native.tortilla, "fields": self._fields}
+        return {"root": self._native.tortilla, "fields": self._fields, "descriptions": self._descriptions}
 
     def __setstate__(self, state: dict) -> None:
-        self._native = _core.Taco(state["root"], json.dumps(state["fields"]))
+        self._descriptions = state.get("descriptions") or {}
+        self._native = _core.Taco(state["root"], json.dumps(state["fields"]), self._descriptions)
         self.tortilla = Tortilla._wrap(state["root"])
         self._fields = state["fields"]
 
@@ -595,7 +617,41 @@ def _with_stats(taco: Taco, classes: Optional[Sequence[int]], threads: Any, skip
                                                           bool(skip_unreadable))
     for message in skipped:
         warnings.warn(f"geotiff:stats skipped {message}", stacklevel=3)
-    return _core.Taco(tortilla, json.dumps(taco._fields))
+    return _core.Taco(tortilla, json.dumps(taco._fields),
+                      {**taco._descriptions, **_geostats.GeotiffStats().get_field_descriptions()})
+
+
+# Whether any extension has described its columns in this process: until then no sample has
+# descriptions, and a Tortilla of millions of samples need not look for them.
+_described_once = False
+
+
+def _described(descriptions: Optional[dict], extension: Any) -> Optional[dict]:
+    """`descriptions` updated with the extension's get_field_descriptions(), when it has one."""
+    global _described_once
+    describe = getattr(extension, "get_field_descriptions", None)
+    if not callable(describe):
+        return descriptions
+    texts = describe()
+    if not texts:
+        return descriptions
+    if not isinstance(texts, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in texts.items()):
+        raise _core.TacoSchemaError(f"{type_name(extension)}.get_field_descriptions() must return "
+                                    f"{{column: text}} strings, not {texts!r}")
+    _described_once = True
+    return {**(descriptions or {}), **texts}
+
+
+def _samples_descriptions(samples: Sequence[Sample]) -> dict:
+    """The samples' column descriptions, each sample's then those of the samples below it, later
+    ones winning: what tacotoolbox's writer collects from the tree."""
+    out: dict = {}
+    for s in samples:
+        if s._descriptions:
+            out.update(s._descriptions)
+        if s._tortilla is not None and s._tortilla._sample_descriptions:
+            out.update(s._tortilla._sample_descriptions)
+    return out
 
 
 def _is_arrow_table(obj: Any) -> bool:
@@ -657,9 +713,10 @@ def _as_dict(obj: Any, what: str) -> dict:
 
 
 def _is_toolbox_extension(obj: Any) -> bool:
-    """tacotoolbox's SampleExtension / TacoExtension: pydantic models called to get a Table."""
-    return (callable(obj) and hasattr(obj, "model_dump") and hasattr(obj, "get_schema")
-            and type(obj).__module__.startswith("tacotoolbox"))
+    """An extension of tacotoolbox's protocol, called to get a Table: its own, or a user's
+    subclass of its base classes (or of tacocore's, tacocore.taco.datamodel.TacoExtension), which
+    define get_schema() and _compute(). Not a plain pydantic model, whose fields are the data."""
+    return callable(obj) and not isinstance(obj, type) and hasattr(obj, "get_schema") and hasattr(obj, "_compute")
 
 
 def _first_row(table: Any, what: str) -> dict:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import struct
+from abc import ABC, abstractmethod
 from typing import Any, Optional, Sequence, Tuple, Union
 
 from . import _core
@@ -22,21 +23,26 @@ from ._extensions import _check_ignored
 _CENTROID = "stac:centroid"
 
 
-class TortillaExtension:
-    """Base of the tortilla extensions: ``ext(tortilla)`` returns a pyarrow Table with one row per
-    sample; ``get_schema()`` and ``get_field_descriptions()`` describe its columns."""
+class CentroidExtension(ABC):
+    """Base of the extensions computed from the samples' ``stac:centroid``: ``ext(tortilla)``
+    returns a pyarrow Table with one row per sample; ``get_schema()`` and
+    ``get_field_descriptions()`` describe its column. (The base class for your own tortilla
+    extensions is tacotoolbox's pydantic one, ``tacocore.tortilla.datamodel.TortillaExtension``.)"""
 
     _descriptions: dict = {}
 
+    @abstractmethod
     def get_schema(self) -> Any:
-        raise NotImplementedError  # every subclass defines it
+        """The column's pyarrow schema."""
 
     def get_field_descriptions(self) -> dict:
         """{column: description}, as tacotoolbox's (and taco:field_schema's) text."""
         return dict(self._descriptions)
 
+    @abstractmethod
     def _compute(self, table: Any, sizes: Sequence[int]) -> list:
-        raise NotImplementedError  # every subclass defines it
+        """The column's values, one per row of `table` (sizes: the samples' bytes, when
+        _needs_sizes())."""
 
     def __call__(self, tortilla: Any) -> Any:
         import pyarrow as pa
@@ -87,7 +93,7 @@ def _wkb_point(wkb: Optional[bytes]) -> Optional[Tuple[float, float]]:
     return x, y
 
 
-class MajorTOM(TortillaExtension):
+class MajorTOM(CentroidExtension):
     """``majortom:code``: the MajorTOM grid cell holding each sample's ``stac:centroid``, as
     tacotoolbox's ``MajorTOM`` names it: ``[DIST]km_[ROW]_[COL]`` (``0100km_0003U_0005R``: 100 km
     spacing, 3 rows north of the equator, 5 columns east of Greenwich). Rows are rings of equal
@@ -138,6 +144,7 @@ class MajorTOM(TortillaExtension):
             self._row_col_labels.append(col_labels)
 
     def get_schema(self) -> Any:
+        """The column's pyarrow schema: ``majortom:code`` string."""
         import pyarrow as pa
         return pa.schema([pa.field("majortom:code", pa.string())])
 
@@ -226,7 +233,7 @@ def _objects(v: Any) -> Any:
     return np.atleast_1d(np.array(items, dtype=object))
 
 
-class SpatialGrouping(TortillaExtension):
+class SpatialGrouping(CentroidExtension):
     """``spatialgroup:code``: ``sg0000``, ``sg0001``, … for runs of samples that lie close
     together, as tacotoolbox's ``SpatialGrouping`` makes them: the samples are ordered along a
     Z-order (Morton) curve of their ``stac:centroid`` and cut into consecutive groups of at most
@@ -251,6 +258,7 @@ class SpatialGrouping(TortillaExtension):
         self._size_limit = None if target_size is None else _core.parse_size(str(target_size))
 
     def get_schema(self) -> Any:
+        """The column's pyarrow schema: ``spatialgroup:code`` string."""
         import pyarrow as pa
         return pa.schema([pa.field("spatialgroup:code", pa.string())])
 

@@ -151,7 +151,7 @@ def _write_part(spec: dict, name: str, positions: List[int], ids: List[str], sta
     listed = time.perf_counter()
     fields = dict(spec["fields"])
     fields.pop("extent", None)  # each part computes its own, as the single-process create does
-    taco = _core.Taco(_core.Tortilla(picked, None, True), json.dumps(fields))
+    taco = _core.Taco(_core.Tortilla(picked, None, True), json.dumps(fields), spec.get("descriptions", {}))
     summary = _core.create(taco, staging, "zip", False, spec["compression_level"], "", [], True)
     return {"name": name, "staging": staging, "bytes": summary["bytes"], "files": summary["files"],
             "levels": summary["level_rows"], "seconds_list": listed - start,
@@ -228,7 +228,8 @@ def create(source: Union[str, os.PathLike, Taco], output: Union[str, os.PathLike
             raise _core.TacoSchemaError(
                 f"distributed create from a Taco: {', '.join(given)} belong(s) to a directory "
                 "source; a Taco already holds its samples' metadata and COLLECTION fields")
-        spec = {"source": None, "fields": dict(source._fields), "compression_level": compression_level}
+        spec = {"source": None, "fields": dict(source._fields), "compression_level": compression_level,
+                "descriptions": dict(source._descriptions)}
         taco = source._native
         tree = taco.tortilla
     else:

@@ -138,12 +138,16 @@ OrderedJson pit_schema_json(const std::vector<metadata::LevelTable>& levels) {
     return pit;
 }
 
-OrderedJson field_schema_json(const std::vector<metadata::LevelTable>& levels) {
+OrderedJson field_schema_json(const std::vector<metadata::LevelTable>& levels,
+                              const std::map<std::string, std::string>& descriptions) {
     OrderedJson fs = OrderedJson::object();
     for (size_t d = 0; d < levels.size(); ++d) {
-        // Core and internal columns: the reference's texts; extension columns: tacotoolbox's,
-        // when the level holds that extension's columns (ext/descriptions.hpp).
+        // The extensions' own descriptions first (CollectionInfo::field_descriptions), then for
+        // core and internal columns the reference's texts and for extension columns
+        // tacotoolbox's, when the level holds that extension's columns (ext/descriptions.hpp).
         auto entry = [&](const std::string& name, const std::string& type) {
+            if (auto given = descriptions.find(name); given != descriptions.end())
+                return OrderedJson::array({name, type, given->second});
             const std::string* ext_text = ext::column_description(name, levels[d].schema);
             return OrderedJson::array(
                 {name, type, ext_text ? *ext_text : metadata::column_description(name)});
@@ -185,7 +189,7 @@ OrderedJson collection_json(const Taco& taco, const std::vector<metadata::LevelT
     for (const auto& [key, text] : info.extensions)
         j[key] = parse_json_document(text, "COLLECTION field '" + key + "'");
     j["taco:pit_schema"] = pit_schema_json(levels);
-    j["taco:field_schema"] = field_schema_json(levels);
+    j["taco:field_schema"] = field_schema_json(levels, info.field_descriptions);
     return j;
 }
 

@@ -32,9 +32,24 @@ def client():
     cluster.close()
 
 
+class Quality:
+    """A user's sample extension (tacotoolbox's protocol): its column's description must reach
+    every part's taco:field_schema, through the pickled Taco on the workers too."""
+
+    def __init__(self, value: float) -> None:
+        self.value = value
+
+    def get_field_descriptions(self) -> dict:
+        return {"quality": "Quality score (0-1)"}
+
+    def __call__(self, sample):
+        import pyarrow as pa
+        return pa.table({"quality": [self.value]})
+
+
 def make_taco(root: Path) -> tacocore.Taco:
     """24 GeoTIFF FILE samples on disk and 12 in-memory ones, with int32, float32, timestamp,
-    list and string columns (values that a lossy pickle would change)."""
+    list and string columns (values that a lossy pickle would change), and a described one."""
     root.mkdir(parents=True, exist_ok=True)
     samples = []
     for i in range(36):
@@ -45,7 +60,15 @@ def make_taco(root: Path) -> tacocore.Taco:
             samples.append(tacocore.Sample(f"t{i:02d}", root / f"t{i:02d}.tif", **meta))
         else:
             samples.append(tacocore.Sample(f"m{i:02d}", os.urandom(3000 + i), **meta))
+        samples[-1].extend_with(Quality(i / 36))
     return tacocore.Taco(tacocore.Tortilla(samples), **COLLECTION)
+
+
+def collection_text(path: Path) -> str:
+    import zipfile
+
+    with zipfile.ZipFile(path) as z:
+        return z.read("COLLECTION.json").decode()
 
 
 def zip_layout(path: Path) -> list:
@@ -67,6 +90,7 @@ def test_taco_parts_on_workers_match_the_single_process_create(client, tmp_path,
     assert len(expected) >= 3 and sorted(p.name for p in parts) == expected
     for name in expected:  # byte for byte but the ZIP times
         assert zip_layout(tmp_path / "many" / name) == zip_layout(tmp_path / "one" / name), name
+        assert "Quality score (0-1)" in collection_text(tmp_path / "many" / name), name
     for f in ("level0.parquet", "COLLECTION.json"):
         assert (tmp_path / "many" / ".tacocat" / f).read_bytes() == (tmp_path / "one" / ".tacocat" / f).read_bytes(), f
     assert sorted(os.listdir(tmp_path / "many")) == sorted(expected + [".tacocat"])

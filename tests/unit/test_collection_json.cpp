@@ -79,7 +79,8 @@ std::string pit_of(const Tortilla& root) {
 
 OrderedJson field_schema_of(const Tortilla& root) {
     Taco taco(root, basic_info());
-    return format::field_schema_json(metadata::build_level_tables(taco));
+    return format::field_schema_json(metadata::build_level_tables(taco),
+                                     taco.info().field_descriptions);
 }
 
 // The dataset behind kGoldenDocument: two FOLDER tiles with two FILEs each, STAC at level 1.
@@ -561,6 +562,26 @@ TEST(FieldSchema, BuiltInDescriptionsAndEmptyOnesForExtensions) {
     EXPECT_EQ(l0[4][2],
               "Foreign key referencing parent sample position in previous level (ZIP, FOLDER, "
               "TACOCAT).");
+}
+
+TEST(FieldSchema, TheExtensionsDescriptionsWinAtEveryLevel) {
+    // CollectionInfo::field_descriptions: what tacotoolbox collects from the extensions'
+    // get_field_descriptions(). A column no level has is left out; "split" loses its built-in text.
+    CollectionInfo info = basic_info();
+    info.field_descriptions = {
+        {"cloud", "Cloudy pixels (%)"}, {"split", "my split"}, {"absent", "never written"}};
+    Tortilla root({folder("t0", {file("a", {{"cloud", Value(0.5)}})}),
+                   folder("t1", {file("a", {{"cloud", Value(0.7)}})})});
+    Tortilla split_root({file("x", {{"split", Value(std::string("train"))}})});
+    Taco taco(root, info), split_taco(split_root, info);
+    OrderedJson doc = format::collection_json(taco, metadata::build_level_tables(taco));
+    EXPECT_EQ(doc["taco:field_schema"]["level1"][2].dump(),
+              R"j(["cloud","double","Cloudy pixels (%)"])j");
+    EXPECT_EQ(doc.dump().find("never written"), std::string::npos);
+    OrderedJson split_doc =
+        format::collection_json(split_taco, metadata::build_level_tables(split_taco));
+    EXPECT_EQ(split_doc["taco:field_schema"]["level0"][2].dump(),
+              R"(["split","string","my split"])");
 }
 
 TEST(FieldSchema, RelativePathOnlyBelowTheRootAndNeverOffsetOrSize) {

@@ -1,6 +1,7 @@
-"""tacotoolbox.tortilla.datamodel under tacocore: ``Tortilla`` and the ``TortillaExtension`` base."""
+"""tacotoolbox.tortilla.datamodel under tacocore: ``Tortilla`` and the ``TortillaExtension`` base
+class for your own extensions (a pydantic model, as tacotoolbox's; needs pydantic)."""
 
+from .._extension_bases import TortillaExtension
 from .._toolbox import Tortilla
-from .._tortilla_extensions import TortillaExtension
 
 __all__ = ["Tortilla", "TortillaExtension"]

@@ -1,6 +1,6 @@
 """tacotoolbox.tortilla.extensions.majortom under tacocore: ``MajorTOM``, implemented in
 tacocore._tortilla_extensions."""
 
-from ..._tortilla_extensions import MajorTOM, TortillaExtension
+from ..._tortilla_extensions import MajorTOM
 
-__all__ = ["MajorTOM", "TortillaExtension"]
+__all__ = ["MajorTOM"]

@@ -1,6 +1,6 @@
 """tacotoolbox.tortilla.extensions.spatial_grouping under tacocore: ``SpatialGrouping``,
 implemented in tacocore._tortilla_extensions."""
 
-from ..._tortilla_extensions import SpatialGrouping, TortillaExtension, morton_code
+from ..._tortilla_extensions import SpatialGrouping, morton_code
 
-__all__ = ["SpatialGrouping", "TortillaExtension", "morton_code"]
+__all__ = ["SpatialGrouping", "morton_code"]
