@@ -178,10 +178,49 @@ def test_tacotoolbox_script_runs_unchanged(rasters, tmp_path):
     taco = tacotoolbox.datamodel.Taco(tortilla=tacotoolbox.datamodel.Tortilla(samples=[sample]),
                                       **COLLECTION_DEFAULTS)
     out = tacotoolbox.create(taco, tmp_path / "one.tacozip")[0]
-    table = tacocore.load(str(out)).data.to_arrow()
+    ds = tacocore.load(str(out))
+    table = ds.data.to_arrow()
     import pyarrow as pa
     assert table.schema.field("geotiff:stats").type.value_type.value_type == pa.float32()
     assert len(table.column("geotiff:stats")[0].as_py()) == 3
+    assert described(ds)["geotiff:stats"] == STATS_DESCRIPTION  # tacotoolbox's text
+
+
+STATS_DESCRIPTION = ("Per-band statistics (List[List[Float32]]): categorical mode returns class probabilities, "
+                     "continuous mode returns [min, max, mean, std, valid%, p25, p50, p75, p95]")
+
+
+def described(ds) -> dict:
+    """{column: description} over every level of the dataset's taco:field_schema."""
+    return {name: text for level in ds.field_schema.values() for name, _, text in level}
+
+
+@pytest.mark.parametrize("how", ["add_geotiff_stats(tortilla)", "add_geotiff_stats(samples)", "create(stats=True)"])
+def test_every_way_of_adding_stats_describes_the_columns(rasters, tmp_path, how):
+    samples = [tacocore.Sample("a", rasters["uint8"]), tacocore.Sample("b", rasters["uint16-nodata"])]
+    for s in samples:
+        s.extend_with(Described())
+    kwargs = {}
+    if how == "add_geotiff_stats(tortilla)":
+        tortilla = tacocore.add_geotiff_stats(tacocore.Tortilla(samples))
+    elif how == "add_geotiff_stats(samples)":
+        tortilla = tacocore.Tortilla(tacocore.add_geotiff_stats(samples))
+    else:
+        tortilla, kwargs = tacocore.Tortilla(samples), {"stats": True}
+    out = tacocore.create(tacocore.Taco(tortilla, **COLLECTION_DEFAULTS), tmp_path / "d.tacozip", **kwargs)[0]
+    texts = described(tacocore.load(str(out)))
+    assert texts["geotiff:stats"] == STATS_DESCRIPTION
+    assert texts["geotiff:stats_valid_count"].startswith("Valid (not nodata")
+    assert texts["tag"] == "kept beside the stats"  # the samples' own descriptions stay
+
+
+class Described:
+    def get_field_descriptions(self) -> dict:
+        return {"tag": "kept beside the stats"}
+
+    def __call__(self, sample):
+        import pyarrow as pa
+        return pa.table({"tag": ["x" if sample.id == "a" else "y"]})
 
 
 def test_tortilla_written_read_back_by_stats_and_tacoreader(reference, tmp_path):
