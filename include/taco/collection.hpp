@@ -15,7 +15,8 @@ namespace taco {
 ///  - classic (spec, toolbox < 0.22): {name, organization, email, role}
 ///  - provider (toolbox >= 0.22):     {name, roles, url, links}
 /// The shape is chosen by the fields set: any of roles/url/links selects the provider shape, and
-/// mixing fields of both shapes is a SchemaError.
+/// mixing fields of both shapes is a SchemaError. A contact whose only fields are `name` and
+/// roles/url/links given as null (tacotoolbox's `Provider(name=...)`) keeps the provider shape.
 struct Contact {
     std::optional<std::string> name;
     std::optional<std::string> organization;
@@ -24,8 +25,12 @@ struct Contact {
     std::optional<std::vector<std::string>> roles;
     std::optional<std::string> url;
     std::optional<std::vector<std::map<std::string, std::string>>> links;
+    /// The document named roles, url or links, even as null.
+    bool names_provider_keys = false;
 
-    bool uses_provider_shape() const { return roles || url || links; }
+    bool uses_provider_shape() const {
+        return roles || url || links || (names_provider_keys && !organization && !email && !role);
+    }
 };
 
 /// Spatial [west, south, east, north] in WGS84 degrees (west > east crosses the antimeridian) and

@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Literal, Optional, Sequence, Union
 
 from . import _core
 
 __all__ = [
     "SampleExtension", "STAC", "ISTAC", "Scaling", "Split",
     "TacoExtension", "SpectralBand", "OpticalData", "LabelClass", "Labels",
-    "Publication", "Publications", "SplitStrategy", "SUPPORTED_SENSORS", "get_sensor_bands",
+    "Publication", "Publications", "SplitStrategy", "SplitStrategyType", "SUPPORTED_SENSORS", "get_sensor_bands",
 ]
 
 Time = Union[int, _dt.datetime, None]
@@ -512,13 +512,17 @@ class Publications(TacoExtension):
         return json.loads(json.dumps(self._keys))
 
 
+# tacotoolbox's name for the strategies SplitStrategy takes.
+SplitStrategyType = Literal["random", "stratified", "manual", "other", "none", "unknown"]
+
+
 class SplitStrategy(TacoExtension):
     """The ``split:strategy`` key: random, stratified, manual, other, none or unknown."""
 
     _descriptions = {
         "split:strategy": "Dataset partitioning method (random, stratified, manual, other, none, or unknown)"
     }
-    _VALUES = ("random", "stratified", "manual", "other", "none", "unknown")
+    _VALUES = SplitStrategyType.__args__
 
     def __init__(self, strategy: str) -> None:
         if not isinstance(strategy, str):

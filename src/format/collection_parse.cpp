@@ -37,6 +37,7 @@ struct Reader {
         Contact c;
         for (const auto& [k, item] : v.items()) {
             std::string where = key + "." + k;
+            if (k == "roles" || k == "url" || k == "links") c.names_provider_keys = true;
             if (k == "name")
                 c.name = opt_str(item, where);
             else if (k == "organization")

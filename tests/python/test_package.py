@@ -156,3 +156,28 @@ def test_repr_of_native_objects_does_not_crash(demo_datasets):
     sample = tacocore.Sample("a", b"xyz", v=1)
     assert "Sample(id='a'" in repr(sample)
     assert "Tortilla(1 samples" in repr(tacocore.Tortilla([sample]))
+
+
+def test_pydantic_is_needed_only_for_the_extension_base_classes():
+    """tacocore does not depend on pydantic: without it the package, the tacotoolbox module
+    layout and its COLLECTION models import, and only the base classes for a user's own
+    extensions (tacotoolbox's are pydantic models) say what to install."""
+    import subprocess
+    import sys
+    script = """
+import sys
+sys.modules["pydantic"] = None  # as if it were not installed
+import tacocore
+from tacocore.datamodel.taco import Provider, Curator, Extent, OpticalData
+from tacocore.datamodel.sample import STAC
+from tacocore.tortilla.extensions.majortom import MajorTOM
+assert Provider(name="p").model_dump() == {"name": "p", "roles": None, "url": None, "links": None}
+try:
+    from tacocore.sample.datamodel import SampleExtension
+except ImportError as e:
+    print("refused:", e)
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "refused: tacocore's SampleExtension / TortillaExtension / TacoExtension base classes are pydantic " \
+           "models, as tacotoolbox's: pip install pydantic" in out.stdout

@@ -670,6 +670,26 @@ TEST(CollectionParse, RoundTripGivesTheSameDocument) {
     EXPECT_EQ(text, kGoldenDocument);
 }
 
+TEST(CollectionParse, ANameOnlyProviderKeepsTheShapeItWasWrittenIn) {
+    // tacotoolbox >= 0.22 writes Provider(name="x") as {name, roles: null, url: null, links: null};
+    // read and written again it stays so. A bare {"name"} is the spec's classic shape, and null
+    // provider keys beside classic fields do not make a mix.
+    OrderedJson doc = OrderedJson::parse(R"({"id": "x", "dataset_version": "1", "description": "d",
+        "licenses": ["CC-BY-4.0"], "tasks": ["other"], "providers": [
+        {"name": "p", "roles": null, "url": null, "links": null}, {"name": "c"},
+        {"name": "o", "organization": "org", "url": null}]})");
+    CollectionInfo info = format::collection_info_from_json(doc, "C.json", false);
+    ASSERT_EQ(info.providers.size(), 3u);
+    EXPECT_TRUE(info.providers[0].uses_provider_shape());
+    EXPECT_FALSE(info.providers[1].uses_provider_shape());
+    EXPECT_FALSE(info.providers[2].uses_provider_shape());
+    Taco taco(Tortilla({file("a")}), info);
+    OrderedJson p = format::collection_json(taco, metadata::build_level_tables(taco))["providers"];
+    EXPECT_EQ(p[0].dump(), R"({"name":"p","roles":null,"url":null,"links":null})");
+    EXPECT_EQ(p[1].dump(), R"({"name":"c","organization":null,"email":null,"role":null})");
+    EXPECT_EQ(p[2].dump(), R"({"name":"o","organization":"org","email":null,"role":null})");
+}
+
 TEST(CollectionParse, MissingRequiredKeyNamesSourceAndKey) {
     OrderedJson doc = OrderedJson::parse(R"({"id": "x", "dataset_version": "1", "description": "d",
         "licenses": [], "providers": [], "taco_version": "2.0.0"})");

@@ -1,5 +1,5 @@
 """tacotoolbox.taco.extensions.split under tacocore (implemented in tacocore._extensions)."""
 
-from ..._extensions import SplitStrategy, TacoExtension
+from ..._extensions import SplitStrategy, SplitStrategyType, TacoExtension
 
-__all__ = ["SplitStrategy", "TacoExtension"]
+__all__ = ["SplitStrategy", "SplitStrategyType", "TacoExtension"]
