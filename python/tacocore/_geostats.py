@@ -94,8 +94,8 @@ def add_geotiff_stats(samples: Any, categorical: bool = False, class_values: Opt
     """
     import warnings
 
-    from ._toolbox import Sample, Tortilla, _described, _drain_queue
-    extension = GeotiffStats(categorical, class_values)  # checks the options
+    from ._toolbox import Sample, Tortilla, _described, _descriptions_of, _drain_queue
+    texts = _descriptions_of(GeotiffStats(categorical, class_values))  # checks the options
     classes = _classes(categorical, class_values) if class_values is not None else []
     if isinstance(samples, Tortilla):
         native, skipped = _core.tortilla_with_geotiff_stats(samples._native, categorical, classes,
@@ -103,7 +103,7 @@ def add_geotiff_stats(samples: Any, categorical: bool = False, class_values: Opt
         result: Any = Tortilla._wrap(native)
         # What the tortilla knew, and the new columns' descriptions (taco:field_schema).
         result._added, result._own_descriptions = samples._added, dict(samples._own_descriptions)
-        result._sample_descriptions = _described(dict(samples._sample_descriptions), extension)
+        result._sample_descriptions = _described(dict(samples._sample_descriptions), texts)
     else:
         items = list(samples)
         for i, s in enumerate(items):
@@ -113,7 +113,7 @@ def add_geotiff_stats(samples: Any, categorical: bool = False, class_values: Opt
         skipped = _core.set_geotiff_stats([s._native for s in items], categorical, classes, threads,
                                           skip_unreadable)
         for s in items:
-            s._descriptions = _described(s._descriptions, extension)
+            s._descriptions = _described(s._descriptions, texts)
         result = samples
     for message in skipped:
         warnings.warn(f"geotiff:stats skipped {message}", stacklevel=2)

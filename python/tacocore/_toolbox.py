@@ -113,19 +113,21 @@ class Sample:
             return self
         from . import _extensions
         if isinstance(fields, _extensions.SampleExtension):
+            texts = _descriptions_of(fields)
             fields._apply(self._native)
-            self._descriptions = _described(self._descriptions, fields)
+            self._descriptions = _described(self._descriptions, texts)
             return self
+        texts = {}
         if callable(fields) and not isinstance(fields, type):
             # tacotoolbox's SampleExtension protocol (its own, ``GeotiffStats()``, a user's):
             # ext(sample) gives a 1-row pyarrow Table, get_field_descriptions() its columns' texts.
-            extension, fields = fields, fields(self)
-            self._descriptions = _described(self._descriptions, extension)
+            texts, fields = _descriptions_of(fields), fields(self)
         if type(fields).__module__.startswith("pyarrow") and hasattr(fields, "num_rows"):
             self._extend_with_arrow(fields)
-            return self
-        for key, value in _as_dict(fields, "extend_with").items():
-            self._native.set(key, value)
+        else:
+            for key, value in _as_dict(fields, "extend_with").items():
+                self._native.set(key, value)
+        self._descriptions = _described(self._descriptions, texts)
         return self
 
     def _extend_with_arrow(self, table: Any) -> None:
@@ -411,9 +413,9 @@ class Tortilla:
         ``{name: [one value per sample]}``. The rows may count the padding samples or not; padding
         gets typed nulls either way. TacoSchemaError for a column the samples already have or a
         wrong number of rows, with nothing added."""
+        texts = {}
         if callable(extension) and not isinstance(extension, type) and not _is_arrow_table(extension):
-            self._own_descriptions = _described(self._own_descriptions, extension)
-            extension = extension(self)
+            texts, extension = _descriptions_of(extension), extension(self)
         if _is_arrow_table(extension):
             self._native = _with_arrow_columns(self._native, extension)
             added = extension.column_names
@@ -422,6 +424,7 @@ class Tortilla:
             self._native = self._native.with_columns(columns)
             added = list(columns)
         self._added += tuple(added)
+        self._own_descriptions = _described(self._own_descriptions, texts)
         return self
 
     def pop(self, field: str) -> Any:
@@ -618,7 +621,7 @@ def _with_stats(taco: Taco, classes: Optional[Sequence[int]], threads: Any, skip
     for message in skipped:
         warnings.warn(f"geotiff:stats skipped {message}", stacklevel=3)
     return _core.Taco(tortilla, json.dumps(taco._fields),
-                      {**taco._descriptions, **_geostats.GeotiffStats().get_field_descriptions()})
+                      _described(taco._descriptions, _geostats.GeotiffStats().get_field_descriptions()))
 
 
 # Whether any extension has described its columns in this process: until then no sample has
@@ -626,20 +629,24 @@ def _with_stats(taco: Taco, classes: Optional[Sequence[int]], threads: Any, skip
 _described_once = False
 
 
-def _described(descriptions: Optional[dict], extension: Any) -> Optional[dict]:
-    """`descriptions` updated with the extension's get_field_descriptions(), when it has one."""
+def _descriptions_of(extension: Any) -> dict:
+    """The extension's get_field_descriptions(), checked ({} when it has none). Asked before the
+    extension's columns are added, so that a bad answer adds nothing."""
     global _described_once
     describe = getattr(extension, "get_field_descriptions", None)
-    if not callable(describe):
-        return descriptions
-    texts = describe()
+    texts = describe() if callable(describe) else None
     if not texts:
-        return descriptions
+        return {}
     if not isinstance(texts, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in texts.items()):
         raise _core.TacoSchemaError(f"{type_name(extension)}.get_field_descriptions() must return "
                                     f"{{column: text}} strings, not {texts!r}")
     _described_once = True
-    return {**(descriptions or {}), **texts}
+    return texts
+
+
+def _described(descriptions: Optional[dict], texts: dict) -> Optional[dict]:
+    """`descriptions` updated with `texts` (None stays None when there are none)."""
+    return {**(descriptions or {}), **texts} if texts else descriptions
 
 
 def _samples_descriptions(samples: Sequence[Sample]) -> dict:

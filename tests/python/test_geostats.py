@@ -214,6 +214,24 @@ def test_every_way_of_adding_stats_describes_the_columns(rasters, tmp_path, how)
     assert texts["tag"] == "kept beside the stats"  # the samples' own descriptions stay
 
 
+def test_stats_added_to_samples_first_thing_in_a_process_are_described(rasters, tmp_path):
+    """add_geotiff_stats(samples) as the only described extension of a fresh process."""
+    import subprocess
+    import sys
+    script = f"""
+import tacocore
+samples = tacocore.add_geotiff_stats([tacocore.Sample("a", {str(rasters["uint8"])!r})])
+taco = tacocore.Taco(tacocore.Tortilla(samples), id="x", dataset_version="1", description="d",
+                     licenses=["CC-BY-4.0"], providers=[{{"name": "p"}}], tasks=["other"])
+out = tacocore.create(taco, {str(tmp_path / "f.tacozip")!r})[0]
+fs = tacocore.load(str(out)).field_schema["level0"]
+print([text for name, _, text in fs if name == "geotiff:stats"][0])
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == STATS_DESCRIPTION
+
+
 class Described:
     def get_field_descriptions(self) -> dict:
         return {"tag": "kept beside the stats"}

@@ -294,6 +294,41 @@ def test_tortilla_extend_with_a_callable_extension():
     assert [s["bytes"] for s in t.samples] == [1, 2, 3]
 
 
+def test_tortilla_extend_with_types_left_to_python_match_the_sample_path():
+    """decimal256 and run-end encoded columns, which the native reader declines, go through
+    their Python values as Sample.extend_with takes them; the others keep their Arrow types."""
+    import decimal
+    rows = [decimal.Decimal("1.25"), None, decimal.Decimal("-3.50")]
+    table = pa.table({"d": pa.array(rows, pa.decimal256(10, 2)), "f": pa.array([1.0, 2.0, 3.0], pa.float32())})
+    t = tacocore.Tortilla([tacocore.Sample(f"s{i}", b"1") for i in range(3)]).extend_with(table)
+    one_by_one = []
+    for i in range(3):
+        s = tacocore.Sample(f"s{i}", b"1")
+        s.extend_with(table.slice(i, 1))
+        one_by_one.append(s)
+    assert t.schema == tacocore.Tortilla(one_by_one).schema
+    assert dict(t.schema)["f"] == "float"
+    assert [s["d"] for s in t.samples] == rows
+
+
+def test_an_extension_with_bad_descriptions_adds_nothing():
+    class Bad:
+        def get_field_descriptions(self):
+            return {"x": 3}
+
+        def __call__(self, target):
+            return pa.table({"x": [1] * (len(target) if isinstance(target, tacocore.Tortilla) else 1)})
+
+    s = tacocore.Sample("a", b"1")
+    with pytest.raises(tacocore.TacoSchemaError, match="get_field_descriptions"):
+        s.extend_with(Bad())
+    assert s.metadata == {}
+    t = tacocore.Tortilla([tacocore.Sample("a", b"1")])
+    with pytest.raises(tacocore.TacoSchemaError, match="get_field_descriptions"):
+        t.extend_with(Bad())
+    assert t.schema == []
+
+
 def test_tortilla_extend_with_a_bad_table_changes_nothing():
     t = tacocore.Tortilla([tacocore.Sample(f"s{i}", b"1", v=i) for i in range(3)])
     with pytest.raises(tacocore.TacoSchemaError, match="2 rows, expected one per sample \\(3\\)"):
