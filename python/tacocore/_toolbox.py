@@ -108,7 +108,7 @@ class Sample:
         if deferrable is not None and type(fields) is deferrable[0]:
             self._extend_with_arrow(fields)
             return self
-        if type(fields).__module__.startswith("pyarrow") and hasattr(fields, "num_rows"):
+        if _is_arrow_table(fields):
             self._extend_with_arrow(fields)
             return self
         from . import _extensions
@@ -122,7 +122,7 @@ class Sample:
             # tacotoolbox's SampleExtension protocol (its own, ``GeotiffStats()``, a user's):
             # ext(sample) gives a 1-row pyarrow Table, get_field_descriptions() its columns' texts.
             texts, fields = _descriptions_of(fields), fields(self)
-        if type(fields).__module__.startswith("pyarrow") and hasattr(fields, "num_rows"):
+        if _is_arrow_table(fields):
             self._extend_with_arrow(fields)
         else:
             for key, value in _as_dict(fields, "extend_with").items():
@@ -510,7 +510,7 @@ class Taco:
             data = extension.to_dict()
         elif _is_toolbox_extension(extension):
             data = _first_row(extension(self), "Taco.extend_with")
-        elif type(extension).__module__.startswith("pyarrow") and hasattr(extension, "num_rows"):
+        elif _is_arrow_table(extension):
             data = _first_row(extension, "Taco.extend_with")
         else:
             data = _as_dict(extension, "Taco.extend_with")
@@ -662,6 +662,7 @@ def _samples_descriptions(samples: Sequence[Sample]) -> dict:
 
 
 def _is_arrow_table(obj: Any) -> bool:
+    """A pyarrow Table or RecordBatch (checked without importing pyarrow)."""
     return type(obj).__module__.startswith("pyarrow") and hasattr(obj, "num_rows")
 
 
@@ -710,7 +711,7 @@ def type_name(obj: Any) -> str:
 def _as_dict(obj: Any, what: str) -> dict:
     if isinstance(obj, dict):
         return obj
-    if type(obj).__module__.startswith("pyarrow") and hasattr(obj, "num_rows"):
+    if _is_arrow_table(obj):
         return _arrow_row(obj, what)
     if hasattr(obj, "model_dump"):
         return obj.model_dump()

@@ -1,6 +1,6 @@
 // The column descriptions tacotoolbox writes into COLLECTION.json's taco:field_schema for the
-// extension columns (its get_field_descriptions(), tacotoolbox 0.x sample/extensions/*.py and
-// tortilla/extensions/*.py), so a dataset written by tacocore carries the same text.
+// extension columns (its get_field_descriptions(), tacotoolbox 0.x sample/extensions/*.py), so
+// a dataset written by tacocore carries the same text.
 #include <map>
 #include <vector>
 
@@ -59,12 +59,6 @@ const std::string* column_description(const std::string& name,
         {"scaling:scale_offset", "Additive offset for unpacking data (Float32 or List[Float32])"},
         {"scaling:padding", "Spatial padding [top, right, bottom, left] in pixels (List[Int32])"},
         {"split", "Dataset partition identifier (train, test, or validation)"},
-        // Tortilla extensions (tacotoolbox tortilla/extensions/*.py).
-        {"majortom:code",
-         "MajorTOM spherical grid cell identifier (e.g., 0100km_0003U_0005R) with ~dist_km "
-         "spacing"},
-        {"spatialgroup:code",
-         "Spatial group identifier using Z-order curve for compact bounding boxes."},
     };
     auto it = texts.find(name);
     return it == texts.end() ? nullptr : &it->second;

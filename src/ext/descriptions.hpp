@@ -8,8 +8,7 @@
 
 namespace taco::ext {
 
-/// The reference's description of an extension column (stac:*, istac:*, scaling:*, split,
-/// majortom:code, spatialgroup:code) when
+/// The reference's description of an extension column (stac:*, istac:*, scaling:*, split) when
 /// `level` holds that extension's whole column set — what adding the extension object gives, and
 /// where tacotoolbox writes its description. A column added on its own (a `stac:centroid` from a
 /// dict or a metadata table) gets none, as in tacotoolbox. nullptr otherwise.
