@@ -7,6 +7,8 @@ Reading mirrors tacoreader 2.4 (``load``, ``concat``, ``TacoDataset``, ``TacoDat
 tables (or pandas / polars with ``use()``); sample pixels decode to numpy.
 """
 
+import typing as _typing
+
 from ._exceptions import (
     TacoBackendError,
     TacoError,
@@ -30,6 +32,7 @@ from ._backends import (
 from ._cache import clear_cache
 from ._logging import disable_logging, setup_basic_logging, verbose
 from ._pit_schema import PITSchema
+from . import concat as _concat_module  # noqa: F401  (first: the name below is the function)
 from ._reader import TacoDataset, concat, load, validate
 from ._toolbox import Sample, Taco, Tortilla, create
 from ._geostats import GeotiffStats, add_geotiff_stats
@@ -38,6 +41,14 @@ from ._convert import convert, export, folder2zip, generate_html, generate_markd
 from ._legacy import is_legacy_v1, migrate
 from ._catalog import export_croissant, export_datacite, export_stac
 from . import datamodel  # tacotoolbox's layout: tacocore.datamodel.Sample is tacocore.Sample
+# tacoreader's layout (tacocore.dataset.TacoDataset, tacocore.dataframe.pandas...). Its v1 API is
+# tacocore.v1, imported on demand as tacoreader.v1 is (it needs pandas).
+from . import dataframe, dataset, loader, nav
+
+#: tacoreader's names for the backends' type and the default one.
+DataFrameBackend = _typing.Literal["pyarrow", "polars", "pandas"]
+DataFrameBackend.__doc__ = 'The names use() and load(backend=) take: "pyarrow", "polars", "pandas".'
+DEFAULT_DATAFRAME_BACKEND = "pyarrow"
 from . import schema  # tacoreader's layout: tacocore.schema.PITSchema
 from . import sample, taco, tortilla  # tacotoolbox's layout: tacocore.sample.extensions.stac.STAC, ...
 from ._extensions import (ISTAC, STAC, LabelClass, Labels, OpticalData, Publication, Publications, Scaling,
@@ -66,6 +77,8 @@ __all__ = [
     "disable_logging",
     "clear_cache",
     "TacoDataset",
+    "DataFrameBackend",
+    "DEFAULT_DATAFRAME_BACKEND",
     "TacoDataFrame",
     "TacoDataFrameArrow",
     "TacoDataFramePandas",
