@@ -287,6 +287,7 @@ KEPT_SECTIONS = [("<!-- remote-benchmark:begin -->", "<!-- remote-benchmark:end 
                  ("<!-- issue15:begin -->", "<!-- issue15:end -->"),
                  ("<!-- decode-floor:begin -->", "<!-- decode-floor:end -->"),
                  ("<!-- geostats:begin -->", "<!-- geostats:end -->"),
+                 ("<!-- v1api:begin -->", "<!-- v1api:end -->"),
                  ("<!-- pyread:begin -->", "<!-- pyread:end -->")]
 
 

@@ -179,6 +179,10 @@ def test_compile_loses_nothing_on_bad_input(v1, tmp_path):
         tc.compile(frame.drop(columns=["internal:subfile"]), tmp_path / "cols.tortilla")
     with pytest.raises(ValueError, match="Unsupported unit"):
         tc.compile(frame, tmp_path / "unit.tortilla", chunk_size_iter="100MiB")
+    garbled = frame.copy()
+    garbled.loc[garbled.index[2], "internal:subfile"] = "tile_2.tif"
+    with pytest.raises(ValueError, match="'tile_2.tif' is not a '/vsisubfile/OFFSET_LENGTH,FILE' path"):
+        tc.compile(garbled, tmp_path / "garbled.tortilla")
     broken = frame.copy()
     broken.loc[broken.index[1], "internal:subfile"] = "/vsisubfile/200_370," + str(tmp_path / "gone.tortilla")
     with pytest.raises(tacocore.TacoIOError, match="gone.tortilla"):

@@ -106,3 +106,18 @@ def test_geostats_benchmark_runs(tmp_path):
     assert set(doc["median"]) >= {"tacocore_1", "tacocore_2", "tacotoolbox"}
     assert all(m["cpu"] >= 0 and m["wall"] > 0 for m in doc["median"].values())
     assert not list(pathlib.Path(tmp_path).rglob("*.aux.xml"))  # the reference's side files removed
+
+
+def test_v1_api_benchmark_runs(tmp_path):
+    """bench_v1_api.py on a tiny input: both tools measured, and their checks agree (the script
+    exits non-zero when they do not)."""
+    repo = BENCH.parents[1]
+    proc = subprocess.run([sys.executable, str(repo / "bench" / "bench_v1_api.py"), "--samples", "300",
+                           "--runs", "1", "--out", str(tmp_path)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    doc = json.loads(proc.stdout)
+    for case in ("load", "read", "compile"):
+        ref, ours = doc[case]["reference"], doc[case]["tacocore"]
+        assert ref["check"] == ours["check"] and ours["wall"] > 0 and ref["wall"] > 0
+    assert doc["load"]["tacocore"]["check"][0] == 300
+    assert doc["compile"]["tacocore"]["check"][0] == 30

@@ -73,10 +73,12 @@ def compile(dataframe: pd.DataFrame, output: Union[str, pathlib.Path], chunk_siz
     frame.loc[:, "tortilla:new_offset"] = frame["tortilla:length"].shift(1, fill_value=0).cumsum() + 200
     footer = _footer_bytes(frame)
 
-    pieces = []
-    for subfile, offset, length in zip(frame["internal:subfile"], frame["tortilla:offset"],
-                                       frame["tortilla:length"]):
-        source = _split_subfile(subfile)[2]
-        pieces.append((source, int(offset), int(length)))
+    subfiles = frame["internal:subfile"].astype(str)
+    if not subfiles.str.match(r"/vsisubfile/\d+_\d+,.").all():
+        for subfile in subfiles:
+            _split_subfile(subfile)  # raises, naming the first value that is not such a path
+    sources = subfiles.str.partition(",")[2]
+    pieces = list(zip(sources.tolist(), frame["tortilla:offset"].astype("int64").tolist(),
+                      frame["tortilla:length"].astype("int64").tolist()))
     _core.write_tortilla(output, pieces, footer, bool(overwrite))
     return output
