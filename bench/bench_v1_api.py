@@ -76,7 +76,7 @@ if case == "load":
 else:
     frame = v1.load(path)
     if case == "read":
-        rows = rng.choice(len(frame), 1000, replace=False).tolist()
+        rows = rng.choice(len(frame), min(1000, len(frame)), replace=False).tolist()
         c0, t0 = cpu(), time.perf_counter()
         data = [frame.read(r) for r in rows]
         wall, used = time.perf_counter() - t0, cpu() - c0

@@ -120,4 +120,5 @@ def test_v1_api_benchmark_runs(tmp_path):
         ref, ours = doc[case]["reference"], doc[case]["tacocore"]
         assert ref["check"] == ours["check"] and ours["wall"] > 0 and ref["wall"] > 0
     assert doc["load"]["tacocore"]["check"][0] == 300
+    assert doc["read"]["tacocore"]["check"][0] == 300  # every row once (1,000 on the real input)
     assert doc["compile"]["tacocore"]["check"][0] == 30
