@@ -94,3 +94,25 @@ def pytest_make_collect_report(collector):
     report = outcome.get_result()
     if strict_skips() and report.skipped:
         fail_the_skip(report, f"{collector.nodeid} (the whole module)", skip_reason(report))
+
+
+@pytest.fixture()
+def duckdb_spatial_offline(monkeypatch):
+    """Every duckdb.connect() of this test (tacoreader's) finds DuckDB's spatial extension in
+    the duckdb-ext-spatial wheel and never asks the network for another (as
+    bench/bench_spacetime.py does), so the reference's spatial filters run offline."""
+    import importlib.util
+    import os
+
+    import duckdb
+
+    ext = list(importlib.util.find_spec("duckdb_ext").submodule_search_locations)[0]
+    connect = duckdb.connect
+
+    def offline_connect(*a, **k):
+        db = connect(*a, **k)
+        db.execute(f"SET extension_directory = '{os.path.join(ext, 'extensions')}'")
+        db.execute("SET custom_extension_repository = '/nonexistent/tacocore-test'")
+        return db
+
+    monkeypatch.setattr(duckdb, "connect", offline_connect)

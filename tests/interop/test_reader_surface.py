@@ -99,24 +99,7 @@ def test_the_twins_are_the_working_objects():
     assert PITSchemaDict.__annotations__.keys() == tacoreader.schema.PITSchemaDict.__annotations__.keys()
 
 
-def test_nav_functions_filter_as_tacoreaders(monkeypatch):
-    """tacoreader's duckdb pointed at the spatial extension's wheel, offline (as
-    tests/python/test_spacetime.py does)."""
-    import importlib.util
-    import os
-
-    import duckdb
-
-    ext = list(importlib.util.find_spec("duckdb_ext").submodule_search_locations)[0]
-    connect = duckdb.connect
-
-    def offline_connect(*a, **k):
-        db = connect(*a, **k)
-        db.execute(f"SET extension_directory = '{os.path.join(ext, 'extensions')}'")
-        db.execute("SET custom_extension_repository = '/nonexistent/tacocore-test'")
-        return db
-
-    monkeypatch.setattr(duckdb, "connect", offline_connect)
+def test_nav_functions_filter_as_tacoreaders(duckdb_spatial_offline):
     from tacoreader.nav import apply_bbox_filter as ref_bbox
     from tacoreader.nav import apply_datetime_filter as ref_time
 

@@ -367,26 +367,11 @@ except tacocore.TacoQueryError as e:
     assert "filter_bbox works without it" in out.stdout
 
 
-def test_tacoreader_runs_offline_with_the_same_extension(fixture_paths, monkeypatch):
+def test_tacoreader_runs_offline_with_the_same_extension(fixture_paths, duckdb_spatial_offline):
     """tacoreader's duckdb pointed at the wheel's extension directory (as bench_spacetime.py
     does) loads spatial offline: its filter_bbox (planar, in the raw coordinates) agrees with ours
     on this EPSG:4326 fixture."""
-    import importlib.util
-    import os
-
-    import duckdb
-
     tacoreader = pytest.importorskip("tacoreader")
-    ext = list(importlib.util.find_spec("duckdb_ext").submodule_search_locations)[0]
-    connect = duckdb.connect
-
-    def offline_connect(*a, **k):
-        db = connect(*a, **k)
-        db.execute(f"SET extension_directory = '{os.path.join(ext, 'extensions')}'")
-        db.execute("SET custom_extension_repository = '/nonexistent/tacocore-test'")
-        return db
-
-    monkeypatch.setattr(duckdb, "connect", offline_connect)
     ref = tacoreader.load(fixture_paths["reader-zip-flat"])
     for query in [(-10, 35, 5, 50), (-80, -15, -70, 45), (100, -60, 120, -50)]:
         got = ref.filter_bbox(*query).data
