@@ -28,10 +28,11 @@ declare -A sources=(
     [fuzz_tacocat_header]="src/collection/tacocat_file.cpp"
     [fuzz_v1_header]="src/legacy/v1_header.cpp src/io/byte_source.cpp src/io/file.cpp"
     [fuzz_parquet_footer]="src/format/parquet_footer.cpp"
+    [fuzz_tacotiff_header]="src/raster/tacotiff_header.cpp src/io/byte_source.cpp src/io/file.cpp"
 )
 libs=(-ldeflate)
 library_targets="fuzz_collection fuzz_load"
-targets="${FUZZ_TARGETS:-fuzz_taco_header fuzz_zip_directory fuzz_tacocat_header fuzz_collection fuzz_v1_header fuzz_load fuzz_parquet_footer}"
+targets="${FUZZ_TARGETS:-fuzz_taco_header fuzz_zip_directory fuzz_tacocat_header fuzz_collection fuzz_v1_header fuzz_load fuzz_parquet_footer fuzz_tacotiff_header}"
 
 # Seeds: a small nested dataset as ZIP, its header, its COLLECTION.json.
 seeds="$out/seed-src"
@@ -88,6 +89,17 @@ for t in $targets; do
             for f in build/test-cache/legacy-v1/*/out/*.t*; do
                 [ -f "$f" ] && head -c 65536 "$f" > "$corpus/seed-$(basename "$f")"
             done ;;
+        fuzz_tacotiff_header)  # two tiled TIFFs: classic little-endian, BigTIFF big-endian
+            .venv/bin/python - "$corpus" <<'PY'
+import sys
+from osgeo import gdal
+gdal.UseExceptions()
+for name, opts in (("le", ["TILED=YES", "COMPRESS=ZSTD", "PREDICTOR=2", "BLOCKXSIZE=16", "BLOCKYSIZE=16"]),
+                   ("be", ["TILED=YES", "BIGTIFF=YES", "ENDIANNESS=BIG", "COMPRESS=DEFLATE", "PREDICTOR=1",
+                           "INTERLEAVE=BAND", "BLOCKXSIZE=16", "BLOCKYSIZE=16"])):
+    gdal.GetDriverByName("GTiff").Create(f"{sys.argv[1]}/seed-{name}.tif", 40, 24, 2, gdal.GDT_UInt16, opts)
+PY
+            ;;
         fuzz_tacocat_header)  # the target reads 8 bytes of file size, then the header
             python3 -c 'import os,struct,sys; p=sys.argv[1]; sys.stdout.buffer.write(struct.pack("<Q", os.path.getsize(p)) + open(p,"rb").read(128))' \
                 "$out/seed-cat/__TACOCAT__" > "$corpus/seed-tacocat" ;;

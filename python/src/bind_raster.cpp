@@ -9,6 +9,7 @@
 #include "py_paths.hpp"
 #include "raster/decode.hpp"
 #include "raster/decode_ahead.hpp"
+#include "raster/tacotiff_header.hpp"
 
 namespace taco::py {
 using namespace nb::literals;
@@ -39,6 +40,19 @@ nb::object to_numpy(raster::Raster&& r) {
 }  // namespace
 
 void bind_raster(nb::module_& m) {
+    m.def(
+        "tacotiff_header",
+        [](const std::string& path, const std::string& what) {
+            std::string header;
+            {
+                nb::gil_scoped_release release;
+                header = raster::tacotiff_header(path, what);
+            }
+            return nb::bytes(header.data(), header.size());
+        },
+        "path"_a, "what"_a,
+        "The TACOTIFF binary header (taco:header) of the tiled TIFF at `path`, as tacotiff packs "
+        "it; `what` names the sample in errors.");
     m.def(
         "read_array",
         [](const std::filesystem::path& path) {

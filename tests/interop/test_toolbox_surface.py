@@ -20,7 +20,6 @@ tacotoolbox = pytest.importorskip("tacotoolbox")
 
 NOT_PROVIDED = {
     "tacotoolbox.create": "a function of that name is tacocore.create, as it is tacotoolbox.create",
-    "tacotoolbox.sample.extensions.tacotiff": "TACOTIFFHeader needs the tacotiff package",
     "tacotoolbox.sample.validators": "TacotiffValidator (tacotoolbox's own runs on tacocore samples)",
     "tacotoolbox.sample.validators.tacotiff": "TacotiffValidator (as above)",
     "tacotoolbox.tortilla.extensions.geoenrich": "GeoEnrich reads Google Earth Engine",
@@ -31,7 +30,7 @@ NOT_PROVIDED = {
 }
 # Names that tacotoolbox's modules hold but that are not part of what they offer: helpers
 # imported from elsewhere, module constants, and the re-export of the not-provided ones above.
-NOT_PROVIDED_NAMES = {"TACOTIFFHeader", "GeoEnrich", "TacoCatWriter", "normalize_coords", "morton_encode",
+NOT_PROVIDED_NAMES = {"GeoEnrich", "TacoCatWriter", "normalize_coords", "morton_encode",
                       "compute_z_order", "raster_centroid", "geometry_centroid", "align_arrow_schemas"}
 
 

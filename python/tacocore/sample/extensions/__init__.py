@@ -1,1 +1,2 @@
-"""Sample extensions under tacotoolbox's module names (stac, istac, scaling, split)."""
+"""Sample extensions under tacotoolbox's module names (stac, istac, scaling, split, geotiff_stats,
+tacotiff)."""

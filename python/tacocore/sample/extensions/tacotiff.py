@@ -1,0 +1,5 @@
+"""tacotoolbox.sample.extensions.tacotiff under tacocore: ``Header`` (``TACOTIFFHeader``)."""
+
+from ..._tacotiff import Header, TACOTIFFHeader
+
+__all__ = ["Header", "TACOTIFFHeader"]
