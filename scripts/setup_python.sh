@@ -9,9 +9,10 @@ req="$here/scripts/python-requirements.txt"
 # .venv; torch (about 6 GB with its CUDA wheels) goes once per machine into a shared folder.
 req_training="$here/scripts/python-requirements-training.txt"
 req_torch="$here/scripts/python-requirements-torch.txt"
+req_nodeps="$here/scripts/python-requirements-nodeps.txt"
 gdal_version="$(gdal-config --version)"
 stamp="$venv/.installed"
-want="$(cat "$req" "$req_training" "$req_torch" | sha256sum | cut -c1-16)-gdal$gdal_version"
+want="$(cat "$req" "$req_training" "$req_torch" "$req_nodeps" | sha256sum | cut -c1-16)-gdal$gdal_version"
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/tacocore"
 # Whether every `name==version` pin of the given requirements files is installed, at that version,
 # where .venv's Python finds it. The stamp alone is not trusted: a venv copied or half-repaired can
@@ -35,7 +36,7 @@ for path in sys.argv[1:]:
             sys.exit(1)
 PY
 }
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && pins_installed "$req" "$req_training" "$req_torch"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && pins_installed "$req" "$req_training" "$req_torch" "$req_nodeps"
 then exit 0; fi
 echo "setup: preparing Python virtualenv .venv"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
@@ -85,6 +86,7 @@ fi
     echo "setup: GDAL bindings lack gdal_array; removed the cached wheel, run make setup again" >&2
     exit 1
 }
+"$venv/bin/pip" install -q --disable-pip-version-check --no-deps -r "$req_nodeps"
 echo "$torch_dir" > "$torch_pth"
 pins_installed "$req_torch" || { echo "setup: torch in $torch_dir is not the pinned version" >&2; exit 1; }
 echo "$want" > "$stamp"
