@@ -203,6 +203,30 @@ def test_bad_files_are_named(v1, tmp_path):
         tc.load(tmp_path / "missing.tortilla")
     with pytest.raises(ValueError, match="Invalid file type"):
         tc.load(42)
+    # a FOOTER without tortilla:length (the rest of the file as the writer made it)
+    import struct
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    data = v1.path("flat.tortilla").read_bytes()
+    fo, fl = struct.unpack_from("<QQ", data, 2)
+    table = pq.read_table(pa.BufferReader(data[fo:fo + fl])).drop_columns(["tortilla:length"])
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink)
+    footer = sink.getvalue().to_pybytes()
+    lacking = tmp_path / "lacking.tortilla"
+    lacking.write_bytes(data[:10] + struct.pack("<Q", len(footer)) + data[18:fo] + footer)
+    with pytest.raises(tacocore.TacoFormatError, match=r"lacking\.tortilla: the FOOTER .* lacks the column\(s\) \['tortilla:length'\]"):
+        tc.load(lacking)
+
+
+def test_read_needs_only_the_format_and_subfile_columns(v1):
+    flat = tc.load(v1.path("flat.tortilla"))
+    slim = flat[["tortilla:file_format", "internal:subfile"]]
+    assert [slim.read(i) for i in range(len(slim))] == [flat.read(i) for i in range(len(flat))]
+    nested = tc.load(v1.path("nested.taco"))[["tortilla:file_format", "internal:subfile"]]
+    assert list(nested.read(1)["tortilla:id"]) == ["lr", "hr"]
 
 
 def failing_on_tile_2(data) -> None:  # module level: sanity_check's worker processes pickle it

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Tuple
+from typing import Any, Callable, Tuple
 
 import numpy as np
 import pandas as pd
@@ -41,6 +41,10 @@ def footer_frame(footer: bytes, base: int, gdal_path: str) -> "TortillaDataFrame
     import pyarrow.parquet as pq
 
     frame = pq.read_table(pa.BufferReader(footer)).to_pandas()
+    missing = [c for c in ("tortilla:offset", "tortilla:length") if c not in frame.columns]
+    if missing:
+        raise _core.TacoFormatError(f"{gdal_path}: the FOOTER of the tortilla at byte {base} lacks "
+                                    f"the column(s) {missing} every v1 FOOTER has")
     if base:
         frame["tortilla:offset"] = frame["tortilla:offset"] + base
     frame["internal:subfile"] = ("/vsisubfile/" + frame["tortilla:offset"].astype(str) + "_" +
@@ -58,12 +62,13 @@ def partial_load_file(offset: int, path: str, length: int = 0, **storage_options
     return footer_frame(t["footer"], int(offset), f.gdal_path)
 
 
-def _read_sample(kind: Any, subfile: Any, sample_id: Any) -> Any:
-    """tacoreader.v1's read() of one row, from its file format, internal:subfile and id."""
+def _read_sample(kind: Any, subfile: Any, sample_id: Callable[[], Any]) -> Any:
+    """tacoreader.v1's read() of one row, from its file format and internal:subfile (the id,
+    asked only for a nested tortilla's messages, may be missing from a user's frame)."""
     if kind == "TORTILLA":
         offset, length, path = _split_subfile(subfile)
         f = _core.V1File.open(path)
-        t = f.tortilla(offset, length, f"{path}: nested tortilla '{sample_id}'", True)
+        t = f.tortilla(offset, length, f"{path}: nested tortilla '{sample_id()}'", True)
         return footer_frame(t["footer"], offset, f.gdal_path)
     if kind == "BYTES":
         offset, length, path = _split_subfile(subfile)
@@ -72,7 +77,8 @@ def _read_sample(kind: Any, subfile: Any, sample_id: Any) -> Any:
 
 
 def _read_row(row: Any) -> Any:
-    return _read_sample(row["tortilla:file_format"], row["internal:subfile"], row["tortilla:id"])
+    return _read_sample(row["tortilla:file_format"], row["internal:subfile"],
+                        lambda: row.get("tortilla:id", "?"))
 
 
 def get_internal_path(row: Any) -> Tuple[int, int, str]:
@@ -145,7 +151,7 @@ class TortillaDataFrame(pd.DataFrame):
             at = self.columns.get_loc
             return _read_sample(self.iat[idx, at("tortilla:file_format")],
                                 self.iat[idx, at("internal:subfile")],
-                                self.iat[idx, at("tortilla:id")])
+                                lambda: self.iat[idx, at("tortilla:id")] if "tortilla:id" in self.columns else "?")
         return _read_row(self.iloc[idx])
 
     def to_geodataframe(self, inplace: bool = False):
