@@ -6,30 +6,11 @@
 #include <cstring>
 #include <string>
 
-#include "io/byte_source.hpp"
+#include "memory_source.hpp"
 #include "raster/tacotiff_header.hpp"
 #include "taco/errors.hpp"
 
-namespace {
-
-// The input as a ByteSource (the reader only reads through read_at).
-class MemorySource final : public taco::io::ByteSource {
-  public:
-    MemorySource(const uint8_t* data, size_t size) : data_(data), size_(size) {}
-    const std::string& name() const override { return name_; }
-    uint64_t size() const override { return size_; }
-    void read_at(uint64_t offset, void* buf, size_t n, const std::string& what) const override {
-        check_range(offset, n, what);
-        if (n) std::memcpy(buf, data_ + offset, n);
-    }
-
-  private:
-    const uint8_t* data_;
-    size_t size_;
-    std::string name_ = "fuzz";
-};
-
-}  // namespace
+using taco::fuzz::MemorySource;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const MemorySource src(data, size);

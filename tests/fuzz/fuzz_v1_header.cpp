@@ -6,28 +6,13 @@
 #include <cstring>
 #include <string>
 
-#include "io/byte_source.hpp"
 #include "legacy/v1_header.hpp"
+#include "memory_source.hpp"
 #include "taco/errors.hpp"
 
 namespace {
 
-// The input as a ByteSource (the parser only reads through read_at).
-class MemorySource final : public taco::io::ByteSource {
-  public:
-    MemorySource(const uint8_t* data, size_t size) : data_(data), size_(size) {}
-    const std::string& name() const override { return name_; }
-    uint64_t size() const override { return size_; }
-    void read_at(uint64_t offset, void* buf, size_t n, const std::string& what) const override {
-        check_range(offset, n, what);
-        if (n) std::memcpy(buf, data_ + offset, n);
-    }
-
-  private:
-    const uint8_t* data_;
-    size_t size_;
-    std::string name_ = "fuzz";
-};
+using taco::fuzz::MemorySource;
 
 void parse(const MemorySource& src, bool nested) {
     try {
