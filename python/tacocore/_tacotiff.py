@@ -7,6 +7,7 @@ packs the same bytes.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from . import _core
@@ -38,11 +39,10 @@ class TACOTIFFHeader:
         """The header bytes of ``sample`` (tacocore's Sample, or tacotoolbox's with a ``path``)."""
         path = getattr(sample, "path", None)
         sample_id = getattr(sample, "id", "?")
-        if path is None or getattr(sample, "type", "FILE") != "FILE" or not hasattr(path, "__fspath__") \
-                and not isinstance(path, str):
+        # a FOLDER's path is its Tortilla, an in-memory sample's None
+        if not isinstance(path, (str, os.PathLike)) or getattr(sample, "type", "FILE") != "FILE":
             raise _core.TacoSchemaError(
                 f"sample '{sample_id}': TACOTIFFHeader needs a FILE sample with a path on disk")
-        import os
         return _core.tacotiff_header(os.fspath(path), f"sample '{sample_id}' ({os.fspath(path)})")
 
     def _compute(self, sample: Any) -> Any:

@@ -136,3 +136,6 @@ def test_where_tacotiff_refuses_the_error_names_the_sample(tiffs, reference, tmp
         tacocore.Sample(id="cut", path=truncated).extend_with(TACOTIFFHeader())
     with pytest.raises(tacocore.TacoSchemaError, match="needs a FILE sample with a path"):
         tacocore.Sample(id="mem", path=b"II*\x00").extend_with(TACOTIFFHeader())
+    inner = tacocore.Tortilla([tacocore.Sample(id="a", path=tiffs["cog"])])
+    with pytest.raises(tacocore.TacoSchemaError, match="sample 'folder': TACOTIFFHeader needs a FILE"):
+        tacocore.Sample(id="folder", path=inner).extend_with(TACOTIFFHeader())
