@@ -100,10 +100,7 @@ def add_geotiff_stats(samples: Any, categorical: bool = False, class_values: Opt
     if isinstance(samples, Tortilla):
         native, skipped = _core.tortilla_with_geotiff_stats(samples._native, categorical, classes,
                                                             threads, skip_unreadable)
-        result: Any = Tortilla._wrap(native)
-        # What the tortilla knew, and the new columns' descriptions (taco:field_schema).
-        result._added, result._own_descriptions = samples._added, dict(samples._own_descriptions)
-        result._sample_descriptions = _described(dict(samples._sample_descriptions), texts)
+        result: Any = samples._derived(native, texts)
     else:
         items = list(samples)
         for i, s in enumerate(items):

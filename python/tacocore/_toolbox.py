@@ -349,6 +349,15 @@ class Tortilla:
         obj._sample_descriptions, obj._own_descriptions = {}, {}
         return obj
 
+    def _derived(self, native: "_core.Tortilla", sample_texts: dict) -> "Tortilla":
+        """A Tortilla over ``native`` (this one with columns added to its samples) that keeps
+        what this one knows of its extensions, plus ``sample_texts``, the new columns'
+        descriptions (taco:field_schema)."""
+        out = Tortilla._wrap(native)
+        out._added, out._own_descriptions = self._added, dict(self._own_descriptions)
+        out._sample_descriptions = _described(dict(self._sample_descriptions), sample_texts)
+        return out
+
     @property
     def samples(self) -> list:
         """The samples, padding included."""
