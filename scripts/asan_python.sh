@@ -13,7 +13,10 @@ cmake --preset debug-asan -DTACO_BUILD_PYTHON=ON -DPython_EXECUTABLE="$PY" >/dev
 cmake --build build-asan -j "${JOBS:-2}" --target _core | grep -v '^\[' || true
 stage=build-asan/python-pkg/tacocore
 rm -rf "$stage" && mkdir -p "$stage"
-cp python/tacocore/*.py python/tacocore/py.typed "$stage/"
+# The whole package tree: its sub-packages (datamodel/, v1/, dataframe/, ...) too.
+(cd python/tacocore && find . -name '*.py' -o -name py.typed) | while read -r f; do
+    mkdir -p "$stage/$(dirname "$f")" && cp "python/tacocore/$f" "$stage/$f"
+done
 cp build-asan/_core*.so "$stage/"
 # libstdc++ is preloaded too: python itself does not link it, and ASan's __cxa_throw interceptor
 # must find the real one when it starts (else the first C++ exception is a CHECK failure).
