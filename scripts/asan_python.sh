@@ -26,8 +26,11 @@ for lib in $runtime; do
 done
 # The staged package has no _core.pyi (nanobind's stub generator would import the module without
 # the runtime preloaded): the packaging test that looks for it belongs to the release install.
+# The decode-floor benchmark caps its children's address space (RLIMIT_AS), where the preloaded
+# ASan runtime cannot reserve its shadow memory: a limit of this harness, not of the code.
 [ $# -gt 0 ] || set -- tests/python \
-    --deselect tests/python/test_package.py::test_stub_and_py_typed_are_installed
+    --deselect tests/python/test_package.py::test_stub_and_py_typed_are_installed \
+    --deselect tests/python/test_bench_scripts.py::test_decode_floor_benchmark_runs
 # The import check first: it fails fast and clearly if the staged package is not the one loaded.
 env LD_PRELOAD="$runtime" ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 PYTHONPATH="$PWD/build-asan/python-pkg" \
