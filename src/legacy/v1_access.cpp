@@ -22,22 +22,27 @@ void put_le64(unsigned char* p, uint64_t v) {
 // v1 file (a user's GeoTIFF given as output by mistake) is never deleted.
 void refuse_to_replace_other_files(const fs::path& output) {
     std::error_code ec;
-    if (!fs::exists(output, ec)) return;
-    std::array<char, 2> magic{};
-    bool v1 = false;
-    if (fs::is_regular_file(output, ec) && fs::file_size(output, ec) >= 2) {
-        io::File f = io::File::open_read(output);
-        f.read_at(0, magic.data(), magic.size());
-        v1 = (magic[0] == '#' && magic[1] == 'y') || (magic[0] == 'W' && magic[1] == 'X');
-    }
-    if (!v1) {
-        throw IoError("refusing to replace " + output.string() +
-                      ": it exists and is not a legacy v1 file (no '#y' or 'WX' magic); "
-                      "remove it or choose another output");
-    }
+    if (!fs::exists(output, ec) || has_v1_magic(output.string())) return;
+    throw IoError("refusing to replace " + output.string() +
+                  ": it exists and is not a legacy v1 file (no '#y' or 'WX' magic); "
+                  "remove it or choose another output");
 }
 
 }  // namespace
+
+bool has_v1_magic(const std::string& path) {
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) return false;
+    try {
+        const auto source = io::open_local_source(path);
+        if (source->size() < 2) return false;
+        char magic[2];
+        source->read_at(0, magic, 2, path);
+        return (magic[0] == '#' && magic[1] == 'y') || (magic[0] == 'W' && magic[1] == 'X');
+    } catch (const Error&) {
+        return false;  // unreadable: whoever asked reports it in its own terms
+    }
+}
 
 V1File V1File::open(const std::string& location) {
     V1File out;

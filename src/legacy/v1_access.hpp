@@ -26,6 +26,10 @@ struct V1File {
     static V1File open(const std::string& location);
 };
 
+/// True when `path` is a local regular file starting with the v1 magic ("#y" Tortilla 0.5, "WX"
+/// TACO 0.2); false for anything else, an unreadable file included.
+bool has_v1_magic(const std::string& path);
+
 /// The tortilla spanning [base, base + length) of `file`, as stored. `length` 0 means up to the
 /// end of the file (a TACO's tortilla ends where its COLLECTION starts). `nested`: the tortilla
 /// is a sample of another one (its magic must be '#y'). `with_footer` false skips reading the

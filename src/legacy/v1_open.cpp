@@ -5,7 +5,7 @@
 #include "format/collection_schema.hpp"
 #include "format/dataset_open.hpp"
 #include "io/location.hpp"
-#include "io/remote_source.hpp"
+#include "legacy/v1_access.hpp"
 #include "legacy/v1_collection.hpp"
 #include "legacy/v1_parts.hpp"
 #include "legacy/v1_tables.hpp"
@@ -28,23 +28,13 @@ bool has_v1_suffix(const std::string& s) {
 }
 
 Dataset load_part(const std::string& path, const LoadOptions& options, uint64_t& partitions) {
-    const bool remote = io::is_remote(path);
-    std::shared_ptr<io::ByteSource> source;
-    std::string vsi_root;
+    // Samples are named as GDAL reads them: /vsisubfile/…,/vsicurl/https://… for a remote
+    // file, as a remote ZIP's are; locally through the path's SQL root (non-UTF-8 names).
+    const legacy::V1File file = legacy::V1File::open(path);
+    const std::shared_ptr<io::ByteSource>& source = file.source;
     std::vector<std::shared_ptr<const paths::PathAnchor>> anchors;
-    if (remote) {
-        // Samples are named as GDAL reads them (/vsisubfile/…,/vsicurl/https://…), as a
-        // remote ZIP's are.
-        const io::Location location = io::parse_location(path);
-        source = io::RemoteSource::open(location);
-        vsi_root = location.vsi;
-    } else {
-        std::error_code ec;
-        if (!fs::is_regular_file(path, ec))
-            throw IoError("cannot open '" + path + "': no such file");
-        source = io::open_local_source(path);
-        vsi_root = format::sql_root(path, anchors);
-    }
+    const std::string vsi_root =
+        io::is_remote(path) ? file.gdal_path : format::sql_root(path, anchors);
     metadata::DuckSession db;
     legacy::V1Tables tables = legacy::read_v1_tables(db, *source, path);
     partitions = tables.header.partitions;
@@ -77,18 +67,7 @@ bool is_legacy_v1_file(const fs::path& path) {
     std::string s = path.string();
     while (s.size() > 1 && s.back() == '/') s.pop_back();
     if (has_v1_suffix(s)) return true;
-    if (io::is_remote(s)) return false;
-    std::error_code ec;
-    if (!fs::is_regular_file(s, ec)) return false;
-    try {
-        const auto source = io::open_local_source(s);
-        if (source->size() < 2) return false;
-        char magic[2];
-        source->read_at(0, magic, 2, s);
-        return (magic[0] == '#' && magic[1] == 'y') || (magic[0] == 'W' && magic[1] == 'X');
-    } catch (const Error&) {
-        return false;  // unreadable: the ordinary detection reports it
-    }
+    return !io::is_remote(s) && legacy::has_v1_magic(s);
 }
 
 Dataset load_legacy(const fs::path& path, const LoadOptions& options) {
