@@ -14,7 +14,7 @@ import pytest
 
 import tacocore
 
-tacoreader = pytest.importorskip("tacoreader")
+import tacoreader  # the reference reader; make setup installs it (scripts/python-requirements.txt)
 
 FLAT = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "reference" / "tacoreader" / "folder" / "flat"
 

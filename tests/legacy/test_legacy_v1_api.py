@@ -16,7 +16,7 @@ import pytest
 import tacocore
 import tacocore.v1 as tc
 
-tr = pytest.importorskip("tacoreader.v1")
+import tacoreader.v1 as tr  # the reference; make setup installs it (scripts/python-requirements.txt)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "remote"))
 from servers import Nginx  # noqa: E402
