@@ -6,7 +6,7 @@ connection and are not provided: tacocore's frames come from ``load()`` and from
 ``TacoDataFrame.from_arrow``.
 """
 
-from .._backends import AVAILABLE_BACKENDS, TacoDataFrame
+from .._backends import AVAILABLE_BACKENDS, TacoDataFrame, check_backend
 from .._exceptions import TacoBackendError, TacoNavigationError
 
 
@@ -15,10 +15,9 @@ def get_available_backends() -> list:
     out = []
     for name in AVAILABLE_BACKENDS:
         try:
-            __import__(name)
-        except ImportError:
+            out.append(check_backend(name))
+        except TacoBackendError:
             continue
-        out.append(name)
     return out
 
 

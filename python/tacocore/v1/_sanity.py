@@ -45,6 +45,7 @@ def sanity_check_batch(sample_metadata: pd.DataFrame, read_function: Callable[[U
                        max_workers: Optional[int] = 4, **kwargs: Any) -> List[str]:
     """The failed ids of one batch (see sanity_check)."""
     super_name = kwargs.get("super_name", "")
+    sample_metadata = _as_frame(sample_metadata)  # once per batch, not per row
     if max_workers is None:
         results = [process_entry(i, sample_metadata, read_function, super_name)
                    for i in range(len(sample_metadata))]
@@ -62,13 +63,19 @@ def sanity_check_batch(sample_metadata: pd.DataFrame, read_function: Callable[[U
     return failed
 
 
+def _as_frame(frame: pd.DataFrame) -> TortillaDataFrame:
+    """``frame`` as a TortillaDataFrame, converted only when it is not one (the constructor
+    reorders, hence copies, the columns)."""
+    return frame if isinstance(frame, TortillaDataFrame) else TortillaDataFrame(frame)
+
+
 def process_entry(idx: int, sample_metadata: pd.DataFrame, read_function: Callable[[Any], None],
                   super_name: str) -> Union[str, List[str], None]:
     """Checks one row: None when it passes, its id when it fails, the failed ids below it for a
     nested tortilla."""
     sample_id = super_name + str(sample_metadata.iloc[idx]["tortilla:id"])
     try:
-        result = TortillaDataFrame(sample_metadata).read(idx)
+        result = _as_frame(sample_metadata).read(idx)
         if isinstance(result, (str, bytes)):
             read_function(result)
             return None
