@@ -18,16 +18,14 @@ section of docs/PERFORMANCE.md.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
+import side_by_side
+
 PY = sys.executable
 BEGIN, END = "<!-- v1api:begin -->", "<!-- v1api:end -->"
 SIZE = 256
@@ -55,18 +53,15 @@ tr.compile(tr.TortillaDataFrame(frame), os.path.join(out, "input.tortilla"), qui
 os.unlink(blob)
 '''
 
-# One child per measurement: prints {"wall", "cpu", "check"} for the timed part only.
+# One child per measurement (side_by_side.measure): {"wall", "cpu", "check"} of the timed part.
 CHILD = r'''
-import json, os, resource, sys, time, zlib
+import os, zlib
 import numpy as np, pandas as pd, pyarrow, pyarrow.parquet
 tool, case, path, out = sys.argv[1:5]
 if tool == "reference":
     import tacoreader.v1 as v1
 else:
     import tacocore.v1 as v1
-def cpu():
-    r = resource.getrusage(resource.RUSAGE_SELF)
-    return r.ru_utime + r.ru_stime
 rng = np.random.default_rng(11)
 if case == "load":
     c0, t0 = cpu(), time.perf_counter()
@@ -94,26 +89,7 @@ print(json.dumps({"wall": wall, "cpu": used, "check": check}))
 '''
 
 
-def measure(tool: str, case: str, path: str, out: str, runs: int) -> dict:
-    results = []
-    for _ in range(runs + 1):  # the first run warms the page cache and is not kept
-        proc = subprocess.run([PY, "-c", CHILD, tool, case, path, out], capture_output=True,
-                              text=True, timeout=900)
-        if proc.returncode != 0:
-            raise SystemExit(f"{tool} {case} failed:\n{proc.stderr}")
-        results.append(json.loads(proc.stdout.strip().splitlines()[-1]))
-    results = results[1:]
-    checks = {json.dumps(r["check"]) for r in results}
-    if len(checks) != 1:
-        raise SystemExit(f"{tool} {case}: runs disagree: {checks}")
-    walls, cpus = [r["wall"] for r in results], [r["cpu"] for r in results]
-    return {"wall": statistics.median(walls), "wall_min": min(walls), "wall_max": max(walls),
-            "cpu": statistics.median(cpus), "check": results[0]["check"]}
-
-
 def report(result: dict, args) -> None:
-    path = os.path.join(REPO, "docs", "PERFORMANCE.md")
-    text = open(path).read()
     lo, hi = result["load_average"]
     cores = os.cpu_count() or 1
     lines = [
@@ -129,11 +105,7 @@ def report(result: dict, args) -> None:
     labels = {"load": f"load() of {args.samples:,} rows", "read": "read(i) of 1,000 random rows",
               "compile": f"compile() of a random 10 % ({args.samples // 10:,} samples)"}
     for case, label in labels.items():
-        ref, ours = result[case]["reference"], result[case]["tacocore"]
-        lines.append(
-            f"| {label} | {ref['wall']:.3f} ({ref['wall_min']:.3f}–{ref['wall_max']:.3f}; "
-            f"{ref['cpu']:.3f}) | {ours['wall']:.3f} ({ours['wall_min']:.3f}–{ours['wall_max']:.3f}; "
-            f"{ours['cpu']:.3f}) | **{ours['wall'] / ref['wall']:.3f}×** | {ours['cpu'] / ref['cpu']:.3f}× |")
+        lines.append(side_by_side.ratio_row(label, result[case]["reference"], result[case]["tacocore"]))
     lines += ["", "Where the time goes: tacoreader.v1 builds `internal:subfile` with a per-row "
               "`DataFrame.apply` and opens the file through fsspec for every read and every "
               "compiled sample (4 threads); tacocore.v1 builds the column in one vectorised step, "
@@ -143,37 +115,22 @@ def report(result: dict, args) -> None:
               "byte-identical output requires. The machine was slow that day (a pure-Python loop "
               "of 5 M additions took 0.43-0.87 s, ~0.25 s on a normal day): read the ratios, "
               "measured side by side in one run.", END]
-    section = "\n".join(lines)
-    if BEGIN in text:
-        text = text[:text.index(BEGIN)] + section + text[text.index(END) + len(END):]
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    open(path, "w").write(text)
+    side_by_side.replace_section(BEGIN, END, "\n".join(lines))
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = side_by_side.argument_parser(__doc__, "v1api")
     ap.add_argument("--samples", type=int, default=100_000)
-    ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--out", default=os.path.join(REPO, "bench", "out", "v1api"))
-    ap.add_argument("--report", action="store_true")
     args = ap.parse_args()
     data = os.path.join(args.out, f"n{args.samples}")
     path = os.path.join(data, "input.tortilla")
     if not os.path.exists(path):
         os.makedirs(data, exist_ok=True)
         subprocess.run([PY, "-c", MAKE, str(args.samples), str(SIZE), data], check=True, timeout=3600)
-    load_before = os.getloadavg()[0]
-    result: dict = {"samples": args.samples, "runs": args.runs}
-    for case in ("load", "read", "compile"):
-        result[case] = {}
-        for tool in ("reference", "tacocore"):
-            out = os.path.join(data, f"compiled-{tool}.tortilla")
-            result[case][tool] = measure(tool, case, path, out, args.runs)
-        if result[case]["reference"]["check"] != result[case]["tacocore"]["check"]:
-            raise SystemExit(f"{case}: the tools disagree: {result[case]}")
-    load_after = os.getloadavg()[0]
-    result["load_average"] = [round(min(load_before, load_after), 2), round(max(load_before, load_after), 2)]
+    result = {"samples": args.samples, "runs": args.runs, **side_by_side.run_cases(
+        CHILD, ("load", "read", "compile"),
+        lambda tool, case: [tool, case, path, os.path.join(data, f"compiled-{tool}.tortilla")],
+        args.runs)}
     print(json.dumps(result, indent=1))
     if args.report:
         report(result, args)

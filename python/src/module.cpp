@@ -25,6 +25,7 @@ NB_MODULE(_core, m) {
     taco::py::bind_spacetime(m);
     taco::py::bind_extensions(m);
     taco::py::bind_geostats(m);
+    taco::py::bind_tacozip(m);
     // GDAL's warnings reach `logging` (logger "tacocore.gdal") instead of standard error; its
     // errors arrive inside the TacoError raised for the failure.
     taco::set_log_handler([](taco::LogLevel level, std::string_view source,

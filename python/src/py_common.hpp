@@ -31,5 +31,6 @@ void bind_catalog(nb::module_& m);
 void bind_spacetime(nb::module_& m);
 void bind_extensions(nb::module_& m);
 void bind_geostats(nb::module_& m);
+void bind_tacozip(nb::module_& m);
 
 }  // namespace taco::py

@@ -13,10 +13,19 @@ namespace fs = std::filesystem;
 namespace taco::format {
 namespace {
 
-[[noreturn]] void refuse(const fs::path& target, const std::string& what) {
-    throw IoError("refusing to overwrite " + target.string() + ": " + what +
-                  "; --overwrite only replaces an existing TACO dataset (a .tacozip whose first "
-                  "entry is TACO_HEADER, or a directory with COLLECTION.json and METADATA/)");
+// What a writer may replace, and how its refusals say so.
+struct ReplaceRule {
+    bool folders;          // a TACO FOLDER dataset may be replaced too
+    std::string_view who;  // "--overwrite", "tacozip.create"
+};
+
+[[noreturn]] void refuse(const fs::path& target, const std::string& what, const ReplaceRule& rule) {
+    const std::string replaces =
+        rule.folders ? "an existing TACO dataset (a .tacozip whose first entry is TACO_HEADER, or "
+                       "a directory with COLLECTION.json and METADATA/)"
+                     : "an existing TACO ZIP (a file whose first entry is TACO_HEADER)";
+    throw IoError("refusing to overwrite " + target.string() + ": " + what + "; " +
+                  std::string(rule.who) + " only replaces " + replaces);
 }
 
 bool is_taco_zip(const fs::path& p) {
@@ -56,32 +65,46 @@ fs::path resolved(const fs::path& p) {
     return ec ? fs::absolute(p).lexically_normal() : r;
 }
 
-}  // namespace
-
-void check_replaceable(const fs::path& target, const std::vector<fs::path>& inputs) {
+void check_against(const fs::path& target, const std::vector<fs::path>& inputs,
+                   const ReplaceRule& rule) {
     std::error_code ec;
     const fs::file_status st = fs::symlink_status(target, ec);
     if (st.type() == fs::file_type::not_found) return;
     switch (st.type()) {
         case fs::file_type::regular:
-            if (!is_taco_zip(target)) refuse(target, "it is a file that is not a TACO ZIP");
+            if (!is_taco_zip(target)) refuse(target, "it is a file that is not a TACO ZIP", rule);
             break;
         case fs::file_type::directory:
-            if (!is_taco_folder(target)) {
-                refuse(target, "it is a directory without COLLECTION.json and METADATA/");
+            if (!rule.folders) {
+                refuse(target, "it is a directory", rule);
+            } else if (!is_taco_folder(target)) {
+                refuse(target, "it is a directory without COLLECTION.json and METADATA/", rule);
             }
             break;
         case fs::file_type::symlink:
-            refuse(target, "it is a symbolic link");
+            refuse(target, "it is a symbolic link", rule);
         default:
-            refuse(target, "it is not a regular file or directory (a device, FIFO or socket)");
+            refuse(target, "it is not a regular file or directory (a device, FIFO or socket)",
+                   rule);
     }
     const fs::path real_target = resolved(target);
     for (const fs::path& input : inputs) {
         if (within(resolved(input), real_target)) {
-            refuse(target, "it contains an input of the new dataset (" + input.string() + ")");
+            refuse(target, "it contains an input of the new dataset (" + input.string() + ")",
+                   rule);
         }
     }
+}
+
+}  // namespace
+
+void check_replaceable(const fs::path& target, const std::vector<fs::path>& inputs) {
+    check_against(target, inputs, {true, "--overwrite"});
+}
+
+void check_replaceable_zip(const fs::path& target, const std::vector<fs::path>& inputs,
+                           std::string_view who) {
+    check_against(target, inputs, {false, who});
 }
 
 }  // namespace taco::format

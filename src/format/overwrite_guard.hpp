@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <string_view>
 #include <vector>
 
 namespace taco::format {
@@ -12,5 +13,10 @@ namespace taco::format {
 /// that contains none of `inputs` (absolute paths of the files the new dataset is made from).
 void check_replaceable(const std::filesystem::path& target,
                        const std::vector<std::filesystem::path>& inputs);
+
+/// check_replaceable for a writer of one ZIP file (tacocore.tacozip's create): only an existing
+/// TACO ZIP may be replaced, never a directory; `who` names the writer in the refusal.
+void check_replaceable_zip(const std::filesystem::path& target,
+                           const std::vector<std::filesystem::path>& inputs, std::string_view who);
 
 }  // namespace taco::format

@@ -37,15 +37,32 @@ File& File::operator=(File&& other) noexcept {
     return *this;
 }
 
-File File::open_read(const std::filesystem::path& path) {
-    // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
-    int fd = ::open(path.c_str(), kOpenReadFlags);
+namespace {
+// Opens `path` with `flags`. O_NONBLOCK: opening a FIFO must not wait for a writer; the caller's
+// check_regular() refuses it next.
+int open_regular(const std::filesystem::path& path, int flags) {
+    int fd = ::open(path.c_str(), flags | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) throw_errno("cannot open", path.string(), errno);
-    File f(fd, path.string());
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) throw_errno("cannot stat", path.string(), errno);
-    if (!S_ISREG(st.st_mode)) throw IoError(not_regular_message(path.string(), st.st_mode));
+    return fd;
+}
+}  // namespace
+
+File File::open_read(const std::filesystem::path& path) {
+    File f(open_regular(path, O_RDONLY), path.string());
+    f.check_regular();
     return f;
+}
+
+File File::open_read_write(const std::filesystem::path& path) {
+    File f(open_regular(path, O_RDWR), path.string());
+    f.check_regular();
+    return f;
+}
+
+void File::check_regular() const {
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) throw_errno("cannot stat", path_, errno);
+    if (!S_ISREG(st.st_mode)) throw IoError(not_regular_message(path_, st.st_mode));
 }
 
 std::string not_regular_message(const std::string& path, unsigned mode) {

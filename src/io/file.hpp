@@ -34,6 +34,9 @@ class File {
     /// Opens an existing regular file read-only; IoError for a FIFO, device, socket or directory
     /// (without blocking on a FIFO).
     static File open_read(const std::filesystem::path& path);
+    /// Opens an existing regular file for reading and writing in place (a header patched without
+    /// rewriting the file); the same refusals as open_read.
+    static File open_read_write(const std::filesystem::path& path);
     /// Creates a new file for reading and writing; fails if `path` already exists, so a writer can
     /// never clobber a dataset by accident. `mode` is filtered by the umask.
     static File create_exclusive(const std::filesystem::path& path, mode_t mode = 0666);
@@ -55,6 +58,8 @@ class File {
 
   private:
     File(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+    // IoError unless the descriptor is a regular file (a FIFO, device or directory is refused).
+    void check_regular() const;
 
     int fd_ = -1;
     std::string path_;

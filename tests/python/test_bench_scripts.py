@@ -96,13 +96,18 @@ def test_decode_floor_benchmark_runs(tmp_path):
     assert set(doc["rows"]) == {f"{impl}_t{t}" for impl in ("floor", "reference", "tacocore", "tacocore-py")
                                 for t in (1, 2)}
     assert all(r["wall"] > 0 and r["cpu"] > 0 for r in doc["rows"].values())
-def test_geostats_benchmark_runs(tmp_path):
-    repo = BENCH.parents[1]
-    proc = subprocess.run([sys.executable, str(repo / "bench" / "bench_geostats.py"), "--files", "6",
-                           "--size", "64", "--runs", "1", "--out", str(tmp_path)],
+
+
+def _run_bench(script: str, *args: str) -> dict:
+    """Runs bench/<script> with `args` and returns the JSON object it prints."""
+    proc = subprocess.run([sys.executable, str(BENCH.parents[1] / "bench" / script), *args],
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
-    doc = json.loads(proc.stdout)
+    return json.loads(proc.stdout)
+
+
+def test_geostats_benchmark_runs(tmp_path):
+    doc = _run_bench("bench_geostats.py", "--files", "6", "--size", "64", "--runs", "1", "--out", str(tmp_path))
     assert set(doc["median"]) >= {"tacocore_1", "tacocore_2", "tacotoolbox"}
     assert all(m["cpu"] >= 0 and m["wall"] > 0 for m in doc["median"].values())
     assert not list(pathlib.Path(tmp_path).rglob("*.aux.xml"))  # the reference's side files removed
@@ -111,14 +116,21 @@ def test_geostats_benchmark_runs(tmp_path):
 def test_v1_api_benchmark_runs(tmp_path):
     """bench_v1_api.py on a tiny input: both tools measured, and their checks agree (the script
     exits non-zero when they do not)."""
-    repo = BENCH.parents[1]
-    proc = subprocess.run([sys.executable, str(repo / "bench" / "bench_v1_api.py"), "--samples", "300",
-                           "--runs", "1", "--out", str(tmp_path)], capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    doc = json.loads(proc.stdout)
+    doc = _run_bench("bench_v1_api.py", "--samples", "300", "--runs", "1", "--out", str(tmp_path))
     for case in ("load", "read", "compile"):
         ref, ours = doc[case]["reference"], doc[case]["tacocore"]
         assert ref["check"] == ours["check"] and ours["wall"] > 0 and ref["wall"] > 0
     assert doc["load"]["tacocore"]["check"][0] == 300
     assert doc["read"]["tacocore"]["check"][0] == 300  # every row once (1,000 on the real input)
     assert doc["compile"]["tacocore"]["check"][0] == 30
+
+
+def test_tacozip_benchmark_runs(tmp_path):
+    """bench_tacozip.py on a tiny input: both tools measured, and their checks (archive size,
+    header read back) agree (the script exits non-zero when they do not)."""
+    doc = _run_bench("bench_tacozip.py", "--files", "50", "--big", "1", "--runs", "1", "--out", str(tmp_path))
+    for case in ("create_small", "create_big", "update", "read"):
+        ref, ours = doc[case]["reference"], doc[case]["tacocore"]
+        assert ref["check"] == ours["check"] and ours["wall"] > 0 and ref["wall"] > 0
+    assert doc["create_small"]["tacocore"]["check"][1] == []   # the placeholder header
+    assert len(doc["update"]["tacocore"]["check"]) == 1       # the pair written, read back
