@@ -345,20 +345,13 @@ std::shared_ptr<const std::string> compact_names(std::vector<ZipEntry>& entries)
     return names;
 }
 
-}  // namespace
-
-ZipDirectory read_zip_directory(const io::File& file, const std::string& path,
-                                const ZipReadOptions& options) {
-    ZipDirectory dir;
-    dir.file_size_ = file.size();
-    const EndInfo end = read_end_records(file, path, dir.file_size_);
-    dir.cd_offset_ = end.cd_offset;
-    dir.cd_size_ = end.cd_size;
-    dir.zip64_ = end.zip64;
-
-    if (end.cd_offset > dir.file_size_ || dir.file_size_ - end.cd_offset < end.cd_size) {
+// The end records, and that the central directory they describe fits in the file before them.
+EndInfo read_checked_end_records(const io::File& file, const std::string& path,
+                                 uint64_t file_size) {
+    const EndInfo end = read_end_records(file, path, file_size);
+    if (end.cd_offset > file_size || file_size - end.cd_offset < end.cd_size) {
         fail(path, "central directory at " + num(end.cd_offset) + " (" + num(end.cd_size) +
-                       " bytes) extends past end of file (size " + num(dir.file_size_) + ")");
+                       " bytes) extends past end of file (size " + num(file_size) + ")");
     }
     if (end.cd_offset + end.cd_size > end.limit) {
         fail(path, "central directory at " + num(end.cd_offset) + " (" + num(end.cd_size) +
@@ -369,6 +362,19 @@ ZipDirectory read_zip_directory(const io::File& file, const std::string& path,
                        " entries, but the central directory at " + num(end.cd_offset) +
                        " is only " + num(end.cd_size) + " bytes");
     }
+    return end;
+}
+
+}  // namespace
+
+ZipDirectory read_zip_directory(const io::File& file, const std::string& path,
+                                const ZipReadOptions& options) {
+    ZipDirectory dir;
+    dir.file_size_ = file.size();
+    const EndInfo end = read_checked_end_records(file, path, dir.file_size_);
+    dir.cd_offset_ = end.cd_offset;
+    dir.cd_size_ = end.cd_size;
+    dir.zip64_ = end.zip64;
 
     auto cd = std::make_unique_for_overwrite<uint8_t[]>(end.cd_size);
     file.read_at(end.cd_offset, cd.get(), end.cd_size);
@@ -379,6 +385,11 @@ ZipDirectory read_zip_directory(const io::File& file, const std::string& path,
         resolve_data_offsets(file, path, dir.entries_, end.cd_offset);
     }
     return dir;
+}
+
+CentralDirectoryLocation locate_central_directory(const io::File& file, const std::string& path) {
+    const EndInfo end = read_checked_end_records(file, path, file.size());
+    return {end.cd_offset, end.cd_size, end.count};
 }
 
 void ZipDirectory::build_index(const std::string& path) {

@@ -54,6 +54,17 @@ class ZipDirectory;
 ZipDirectory read_zip_directory(const io::File& file, const std::string& path,
                                 const ZipReadOptions& options = {});
 
+/// Where the central directory is: offset, size in bytes, number of records.
+struct CentralDirectoryLocation {
+    uint64_t offset = 0;
+    uint64_t size = 0;
+    uint64_t count = 0;
+};
+
+/// The end records alone (ZIP64 included), with read_zip_directory's checks of them: for a
+/// caller that reads one record, not the whole directory.
+CentralDirectoryLocation locate_central_directory(const io::File& file, const std::string& path);
+
 /// Reads the local header of entry `index` and returns its data offset (same checks as above).
 uint64_t read_entry_data_offset(const io::File& file, const std::string& path,
                                 const ZipDirectory& directory, size_t index);

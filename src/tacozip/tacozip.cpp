@@ -20,6 +20,9 @@ namespace taco::tacozip {
 namespace {
 
 constexpr uint32_t kCentralRecordSignature = 0x02014b50;
+constexpr uint32_t kLocalHeaderSignature = 0x04034b50;
+constexpr size_t kLocalHeaderFixedSize = 30;
+constexpr uint16_t kZip64ExtraId = 0x0001;
 constexpr size_t kCentralRecordFixedSize = 46;
 constexpr size_t kCentralRecordCrcOffset = 16;
 constexpr size_t kLocalHeaderCrcOffset = 14;
@@ -115,6 +118,53 @@ std::vector<uint8_t> read_head(const io::File& file) {
     return head;
 }
 
+uint64_t load_le64(const uint8_t* p) {
+    return static_cast<uint64_t>(load_le32(p)) | static_cast<uint64_t>(load_le32(p + 4)) << 32;
+}
+
+// The stored size a local header declares: its 32-bit field, or its ZIP64 extra field's
+// (original size, then compressed size) when that is 0xFFFFFFFF. UINT64_MAX when it has none.
+uint64_t local_stored_size(const uint8_t* lfh, size_t name_len, size_t extra_len) {
+    const uint32_t size = load_le32(lfh + 18);
+    if (size != UINT32_MAX) return size;
+    const uint8_t* extra = lfh + kLocalHeaderFixedSize + name_len;
+    for (size_t at = 0; at + 4 <= extra_len;) {
+        const uint16_t id = load_le16(extra + at), field = load_le16(extra + at + 2);
+        if (id == kZip64ExtraId && field >= 16 && at + 4 + field <= extra_len) {
+            return load_le64(extra + at + 4 + 8);
+        }
+        at += 4 + field;
+    }
+    return UINT64_MAX;
+}
+
+// Whether a local file header ends exactly at `offset`, stores its entry uncompressed, and
+// declares `length` bytes that end before the central directory: then the slot is that entry's
+// data. Reads a 4 KiB window before the slot, and the longest a header can be (30 + 2 x 65,535
+// bytes) only when the first finds none.
+bool local_header_ends_at(const io::File& file, uint64_t offset, uint64_t length,
+                          uint64_t cd_offset) {
+    // No slot names TACO_HEADER's own payload, and none reaches into the central directory.
+    if (offset < format::kTacoHeaderSize || offset > cd_offset || cd_offset - offset < length) {
+        return false;
+    }
+    for (const uint64_t window : {uint64_t{4096}, uint64_t{kLocalHeaderFixedSize + 2 * 65535}}) {
+        const uint64_t span = std::min(window, offset);
+        std::vector<uint8_t> before(span);
+        file.read_at(offset - span, before.data(), before.size());
+        for (size_t p = span >= kLocalHeaderFixedSize ? span - kLocalHeaderFixedSize + 1 : 0;
+             p-- > 0;) {
+            const uint8_t* lfh = &before[p];
+            if (load_le32(lfh) != kLocalHeaderSignature) continue;
+            const size_t name_len = load_le16(lfh + 26), extra_len = load_le16(lfh + 28);
+            if (p + kLocalHeaderFixedSize + name_len + extra_len != span) continue;
+            return load_le16(lfh + 8) == 0 && local_stored_size(lfh, name_len, extra_len) == length;
+        }
+        if (span == offset) break;
+    }
+    return false;
+}
+
 }  // namespace
 
 format::TacoHeader header_from_pairs(const std::vector<std::pair<uint64_t, uint64_t>>& pairs) {
@@ -185,51 +235,46 @@ void update_header(const fs::path& zip_path, const format::TacoHeader& header) {
     }
     format::parse_taco_header(head.data(), head.size(), name);
 
-    const format::ZipDirectory directory =
-        format::read_zip_directory(file, name, {.resolve_data_offsets = false});
-    if (directory.empty() || directory[0].name != format::kTacoHeaderEntryName ||
-        directory[0].local_header_offset != 0) {
-        throw FormatError(name +
-                          ": the first central directory record is not TACO_HEADER at "
-                          "offset 0, so its CRC cannot be kept in step with the header");
-    }
+    // TACO_HEADER's central directory record, whose CRC changes with the payload: the first
+    // record, naming TACO_HEADER and pointing at byte 0.
+    const format::CentralDirectoryLocation cd = format::locate_central_directory(file, name);
     std::array<uint8_t, kCentralRecordFixedSize + format::kTacoHeaderEntryName.size()> record{};
-    const uint64_t record_at = directory.central_directory_offset();
-    file.read_at(record_at, record.data(), record.size());
+    if (cd.count == 0 || cd.size < record.size()) {
+        throw FormatError(name + ": the central directory has no record for TACO_HEADER");
+    }
+    file.read_at(cd.offset, record.data(), record.size());
+    const std::string_view record_name(reinterpret_cast<const char*>(&record[46]),
+                                       format::kTacoHeaderEntryName.size());
     if (load_le32(record.data()) != kCentralRecordSignature ||
-        load_le16(record.data() + 28) != format::kTacoHeaderEntryName.size()) {
-        throw FormatError(name + ": no central directory record for TACO_HEADER at byte " +
-                          std::to_string(record_at));
+        load_le16(record.data() + 28) != format::kTacoHeaderEntryName.size() ||
+        record_name != format::kTacoHeaderEntryName || load_le32(record.data() + 42) != 0) {
+        throw FormatError(name + ": the first central directory record (at byte " +
+                          std::to_string(cd.offset) +
+                          ") is not TACO_HEADER's at offset 0, so its CRC cannot be kept in step "
+                          "with the header");
     }
 
-    // A slot can only name the entry whose local header is the last one before the slot's
-    // offset, so each slot costs one local header read, however many entries the archive has.
-    std::vector<DataRange> candidates;
-    for (const auto& [offset, length] : header.slots) {
-        size_t i = 0;  // TACO_HEADER itself: no slot may name it
-        for (size_t j = 1; j < directory.size(); ++j) {
-            const uint64_t at = directory[j].local_header_offset;
-            if (at < offset && at > directory[i].local_header_offset) i = j;
+    // Each slot is checked against the local header that ends where it starts: one small read,
+    // however many entries the archive has. Only when that does not settle it (a wrong slot, or
+    // sizes kept in data descriptors) is the whole directory read, which is authoritative.
+    const bool settled = std::all_of(header.slots.begin(), header.slots.end(), [&](auto slot) {
+        return local_header_ends_at(file, slot.first, slot.second, cd.offset);
+    });
+    if (!settled) {
+        const format::ZipDirectory directory = format::read_zip_directory(file, name);
+        std::vector<DataRange> ranges;
+        for (size_t i = 1; i < directory.size(); ++i) {
+            ranges.push_back({std::string(directory[i].name), directory[i].data_offset,
+                              directory[i].compressed_size});
         }
-        if (i == 0 || directory[i].compressed_size != length) continue;
-        candidates.push_back({std::string(directory[i].name),
-                              format::read_entry_data_offset(file, name, directory, i), length});
-    }
-    if (auto bad = unmatched_slot(header, candidates)) {
-        const format::ZipDirectory resolved = format::read_zip_directory(file, name);
-        std::vector<DataRange> all;
-        for (size_t i = 1; i < resolved.size(); ++i) {
-            all.push_back({std::string(resolved[i].name), resolved[i].data_offset,
-                           resolved[i].compressed_size});
-        }
-        refuse_slot(header, *bad, all, name);
+        if (auto bad = unmatched_slot(header, ranges)) refuse_slot(header, *bad, ranges, name);
     }
 
     uint8_t crc[4];
     store_le32(crc, io::crc32(0, payload.data(), payload.size()));
     file.pwrite_all(format::kTacoHeaderPayloadOffset, payload.data(), payload.size());
     file.pwrite_all(kLocalHeaderCrcOffset, crc, sizeof crc);
-    file.pwrite_all(record_at + kCentralRecordCrcOffset, crc, sizeof crc);
+    file.pwrite_all(cd.offset + kCentralRecordCrcOffset, crc, sizeof crc);
     file.close();
 }
 

@@ -73,6 +73,18 @@ TEST(Tacozip, UpdateHeaderRefusesASlotThatIsNotAnEntrysData) {
     EXPECT_EQ(read_bytes(copy), original);
 }
 
+TEST(Tacozip, UpdateHeaderRefusesTheHeadersOwnPayloadAndTheCentralDirectory) {
+    TempDir tmp;
+    const fs::path copy = flat_copy(tmp);
+    const std::string original = read_bytes(copy);
+    for (const Pairs& slots : {Pairs{{41, 116}}, Pairs{{6238, 2452}}, Pairs{{8689, 482}}}) {
+        EXPECT_THROW(taco::tacozip::update_header(copy, taco::tacozip::header_from_pairs(slots)),
+                     std::invalid_argument)
+            << slots[0].first;
+    }
+    EXPECT_EQ(read_bytes(copy), original);
+}
+
 TEST(Tacozip, UpdateHeaderRefusesAFileThatIsNotATacoZip) {
     TempDir tmp;
     const fs::path copy = flat_copy(tmp);
