@@ -31,8 +31,8 @@ declare -A sources=(
     [fuzz_tacotiff_header]="src/raster/tacotiff_header.cpp src/io/byte_source.cpp src/io/file.cpp"
 )
 libs=(-ldeflate)
-library_targets="fuzz_collection fuzz_load"
-targets="${FUZZ_TARGETS:-fuzz_taco_header fuzz_zip_directory fuzz_tacocat_header fuzz_collection fuzz_v1_header fuzz_load fuzz_parquet_footer fuzz_tacotiff_header}"
+library_targets="fuzz_collection fuzz_load fuzz_tacozip_update"
+targets="${FUZZ_TARGETS:-fuzz_taco_header fuzz_zip_directory fuzz_tacocat_header fuzz_collection fuzz_v1_header fuzz_load fuzz_parquet_footer fuzz_tacotiff_header fuzz_tacozip_update}"
 
 # Seeds: a small nested dataset as ZIP, its header, its COLLECTION.json.
 seeds="$out/seed-src"
@@ -81,7 +81,7 @@ for t in $targets; do
         fuzz_taco_header) head -c 157 "$out/seed.tacozip" > "$corpus/seed-header" ;;
         fuzz_zip_directory) cp "$out/seed.tacozip" "$corpus/seed-zip" ;;
         fuzz_collection) cp "$out/seed-folder/COLLECTION.json" "$corpus/seed-collection" ;;
-        fuzz_load) cp "$out/seed.tacozip" "$corpus/seed-zip" ;;
+        fuzz_load|fuzz_tacozip_update) cp "$out/seed.tacozip" "$corpus/seed-zip" ;;
         fuzz_parquet_footer)  # a level table and a __meta__ of the seed FOLDER dataset
             cp "$out/seed-folder/METADATA/level0.parquet" "$corpus/seed-level0"
             cp "$out/seed-folder/DATA/s1/__meta__" "$corpus/seed-meta" ;;

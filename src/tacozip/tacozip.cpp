@@ -44,7 +44,7 @@ std::string pair_text(uint64_t offset, uint64_t length) {
 std::optional<size_t> unmatched_slot(const format::TacoHeader& header,
                                      const std::vector<DataRange>& ranges) {
     for (size_t i = 0; i < header.slots.size(); ++i) {
-        const auto [offset, length] = header.slots[i];
+        const auto offset = header.slots[i].first, length = header.slots[i].second;
         const bool found = std::any_of(ranges.begin(), ranges.end(), [&](const DataRange& r) {
             return r.offset == offset && r.length == length;
         });
@@ -58,7 +58,7 @@ std::optional<size_t> unmatched_slot(const format::TacoHeader& header,
 // nearest.
 [[noreturn]] void refuse_slot(const format::TacoHeader& header, size_t i,
                               const std::vector<DataRange>& ranges, const std::string& zip_name) {
-    const auto [offset, length] = header.slots[i];
+    const auto offset = header.slots[i].first, length = header.slots[i].second;
     std::string message = "TACO_HEADER slot " + std::to_string(i) + " " +
                           pair_text(offset, length) + " is not the data of any entry of " +
                           zip_name +
