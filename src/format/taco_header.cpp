@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "io/little_endian.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::format {
@@ -10,20 +11,6 @@ namespace taco::format {
 namespace {
 
 constexpr uint32_t kLocalHeaderSignature = 0x04034b50;
-
-uint16_t load_u16(const uint8_t* p) {
-    return static_cast<uint16_t>(p[0] | (p[1] << 8));
-}
-uint32_t load_u32(const uint8_t* p) {
-    return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |
-           static_cast<uint32_t>(p[2]) << 16 | static_cast<uint32_t>(p[3]) << 24;
-}
-uint64_t load_u64(const uint8_t* p) {
-    return static_cast<uint64_t>(load_u32(p)) | static_cast<uint64_t>(load_u32(p + 4)) << 32;
-}
-void store_u64(char* p, uint64_t v) {
-    for (int i = 0; i < 8; ++i) p[i] = static_cast<char>(v >> (8 * i));
-}
 
 std::string hex32(uint32_t v) {
     char buf[11];
@@ -52,9 +39,10 @@ std::string encode_taco_header_payload(const TacoHeader& header) {
     }
     std::string payload(kTacoHeaderPayloadSize, '\0');
     payload[0] = static_cast<char>(header.slots.size());
+    auto* bytes = reinterpret_cast<uint8_t*>(payload.data());
     for (size_t i = 0; i < header.slots.size(); ++i) {
-        store_u64(payload.data() + 4 + 16 * i, header.slots[i].first);
-        store_u64(payload.data() + 12 + 16 * i, header.slots[i].second);
+        io::store_le64(bytes + 4 + 16 * i, header.slots[i].first);
+        io::store_le64(bytes + 12 + 16 * i, header.slots[i].second);
     }
     return payload;
 }
@@ -64,23 +52,24 @@ TacoHeader parse_taco_header(const uint8_t* data, size_t n, const std::string& p
         fail(path, "file has " + std::to_string(n) + " bytes, the header needs " +
                        std::to_string(kTacoHeaderSize));
     }
-    uint32_t signature = load_u32(data);
+    uint32_t signature = io::load_le32(data);
     if (signature != kLocalHeaderSignature) {
         fail(path, "local file header signature at byte 0 is " + hex32(signature) +
                        ", expected 0x04034B50 (not a ZIP file, or not a TACO ZIP)");
     }
     // Name length and extra length pin the payload at byte 41, which is where readers look for it.
-    expect_field(path, "file name length", 26, load_u16(data + 26), kTacoHeaderEntryName.size());
-    expect_field(path, "extra field length", 28, load_u16(data + 28), 0);
+    expect_field(path, "file name length", 26, io::load_le16(data + 26),
+                 kTacoHeaderEntryName.size());
+    expect_field(path, "extra field length", 28, io::load_le16(data + 28), 0);
     std::string_view name(reinterpret_cast<const char*>(data + 30), kTacoHeaderEntryName.size());
     if (name != kTacoHeaderEntryName) {
         std::string shown;
         for (char c : name) shown += (c >= 0x20 && c < 0x7f) ? c : '?';
         fail(path, "first entry name at byte 30 is '" + shown + "', expected 'TACO_HEADER'");
     }
-    expect_field(path, "compression method", 8, load_u16(data + 8), 0);
-    expect_field(path, "compressed size", 18, load_u32(data + 18), kTacoHeaderPayloadSize);
-    expect_field(path, "uncompressed size", 22, load_u32(data + 22), kTacoHeaderPayloadSize);
+    expect_field(path, "compression method", 8, io::load_le16(data + 8), 0);
+    expect_field(path, "compressed size", 18, io::load_le32(data + 18), kTacoHeaderPayloadSize);
+    expect_field(path, "uncompressed size", 22, io::load_le32(data + 22), kTacoHeaderPayloadSize);
 
     const uint8_t* payload = data + kTacoHeaderPayloadOffset;
     const size_t count = payload[0];
@@ -90,8 +79,8 @@ TacoHeader parse_taco_header(const uint8_t* data, size_t n, const std::string& p
     TacoHeader header;
     header.slots.reserve(count);
     for (size_t i = 0; i < kTacoHeaderMaxSlots; ++i) {
-        uint64_t offset = load_u64(payload + 4 + 16 * i);
-        uint64_t length = load_u64(payload + 12 + 16 * i);
+        uint64_t offset = io::load_le64(payload + 4 + 16 * i);
+        uint64_t length = io::load_le64(payload + 12 + 16 * i);
         if (i < count) {
             header.slots.emplace_back(offset, length);
         } else if (offset != 0 || length != 0) {

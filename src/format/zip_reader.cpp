@@ -8,6 +8,7 @@
 
 #include "format/zip_constants.hpp"
 #include "io/file.hpp"
+#include "io/little_endian.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::format {
@@ -30,17 +31,6 @@ uint64_t hash_name(std::string_view name) {
 // Local headers closer together than kMaxGap are fetched in one read of at most kWindow bytes.
 constexpr uint64_t kWindow = uint64_t{1} << 20;
 constexpr uint64_t kMaxGap = uint64_t{64} << 10;
-
-uint16_t load_u16(const uint8_t* p) {
-    return static_cast<uint16_t>(p[0] | (p[1] << 8));
-}
-uint32_t load_u32(const uint8_t* p) {
-    return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |
-           static_cast<uint32_t>(p[2]) << 16 | static_cast<uint32_t>(p[3]) << 24;
-}
-uint64_t load_u64(const uint8_t* p) {
-    return static_cast<uint64_t>(load_u32(p)) | static_cast<uint64_t>(load_u32(p + 4)) << 32;
-}
 
 std::string hex32(uint32_t v) {
     char buf[11];
@@ -85,8 +75,8 @@ EndInfo read_end_records(const io::File& file, const std::string& path, uint64_t
     std::optional<size_t> found;
     std::optional<size_t> inconsistent;
     for (size_t i = tail.size() - kEndSize + 1; i-- > 0;) {
-        if (load_u32(&tail[i]) != kEndSignature) continue;
-        if (i + kEndSize + load_u16(&tail[i + 20]) == tail.size()) {
+        if (io::load_le32(&tail[i]) != kEndSignature) continue;
+        if (i + kEndSize + io::load_le16(&tail[i + 20]) == tail.size()) {
             found = i;
             break;
         }
@@ -96,7 +86,7 @@ EndInfo read_end_records(const io::File& file, const std::string& path, uint64_t
         if (inconsistent) {
             const size_t i = *inconsistent;
             fail(path, "end of central directory record at " + num(tail_start + i) +
-                           " declares a " + num(load_u16(&tail[i + 20])) +
+                           " declares a " + num(io::load_le16(&tail[i + 20])) +
                            "-byte comment, but the file ends " + num(tail.size() - i - kEndSize) +
                            " bytes after the record");
         }
@@ -108,15 +98,16 @@ EndInfo read_end_records(const io::File& file, const std::string& path, uint64_t
 
     EndInfo info;
     info.limit = end_offset;
-    info.count = load_u16(end + 10);
-    info.cd_size = load_u32(end + 12);
-    info.cd_offset = load_u32(end + 16);
-    const uint16_t disk = load_u16(end + 4);
-    const uint16_t cd_disk = load_u16(end + 6);
-    const uint16_t count_here = load_u16(end + 8);
+    info.count = io::load_le16(end + 10);
+    info.cd_size = io::load_le32(end + 12);
+    info.cd_offset = io::load_le32(end + 16);
+    const uint16_t disk = io::load_le16(end + 4);
+    const uint16_t cd_disk = io::load_le16(end + 6);
+    const uint16_t count_here = io::load_le16(end + 8);
 
-    const bool has_locator = *found >= kZip64LocatorSize &&
-                             load_u32(&tail[*found - kZip64LocatorSize]) == kZip64LocatorSignature;
+    const bool has_locator =
+        *found >= kZip64LocatorSize &&
+        io::load_le32(&tail[*found - kZip64LocatorSize]) == kZip64LocatorSignature;
     if (!has_locator) {
         if (disk != 0 || cd_disk != 0 || count_here != info.count) {
             fail(path, "end of central directory record at " + num(end_offset) +
@@ -129,9 +120,9 @@ EndInfo read_end_records(const io::File& file, const std::string& path, uint64_t
 
     const uint8_t* locator = &tail[*found - kZip64LocatorSize];
     const uint64_t locator_offset = end_offset - kZip64LocatorSize;
-    const uint64_t zip64_offset = load_u64(locator + 8);
-    const uint32_t total_disks = load_u32(locator + 16);
-    if (load_u32(locator + 4) != 0 || total_disks > 1) {
+    const uint64_t zip64_offset = io::load_le64(locator + 8);
+    const uint32_t total_disks = io::load_le32(locator + 16);
+    if (io::load_le32(locator + 4) != 0 || total_disks > 1) {
         fail(path, "ZIP64 locator at " + num(locator_offset) + " describes a multi-disk archive (" +
                        num(total_disks) + " disks), which is not supported");
     }
@@ -141,24 +132,24 @@ EndInfo read_end_records(const io::File& file, const std::string& path, uint64_t
     }
     uint8_t record[kZip64EndSize];
     file.read_at(zip64_offset, record, sizeof record);
-    if (load_u32(record) != kZip64EndSignature) {
+    if (io::load_le32(record) != kZip64EndSignature) {
         fail(path, "no ZIP64 end of central directory record at " + num(zip64_offset) +
-                       " (signature " + hex32(load_u32(record)) +
+                       " (signature " + hex32(io::load_le32(record)) +
                        ", expected 0x06064B50), although the locator at " + num(locator_offset) +
                        " points there");
     }
-    if (load_u64(record + 4) < kZip64EndSize - 12) {
+    if (io::load_le64(record + 4) < kZip64EndSize - 12) {
         fail(path, "ZIP64 end record at " + num(zip64_offset) + " declares size " +
-                       num(load_u64(record + 4)) + ", expected at least 44");
+                       num(io::load_le64(record + 4)) + ", expected at least 44");
     }
-    if (load_u32(record + 16) != 0 || load_u32(record + 20) != 0 ||
-        load_u64(record + 24) != load_u64(record + 32)) {
+    if (io::load_le32(record + 16) != 0 || io::load_le32(record + 20) != 0 ||
+        io::load_le64(record + 24) != io::load_le64(record + 32)) {
         fail(path, "ZIP64 end record at " + num(zip64_offset) +
                        " describes a multi-disk archive, which is not supported");
     }
-    info.count = load_u64(record + 32);
-    info.cd_size = load_u64(record + 40);
-    info.cd_offset = load_u64(record + 48);
+    info.count = io::load_le64(record + 32);
+    info.cd_size = io::load_le64(record + 40);
+    info.cd_offset = io::load_le64(record + 48);
     info.limit = zip64_offset;
     info.zip64 = true;
     return info;
@@ -171,8 +162,8 @@ void apply_zip64_extra(const std::string& path, ZipEntry& e, size_t index, const
     const uint8_t* p = extra;
     const uint8_t* end = extra + extra_len;
     while (end - p >= 4) {
-        const uint16_t id = load_u16(p);
-        const uint16_t len = load_u16(p + 2);
+        const uint16_t id = io::load_le16(p);
+        const uint16_t len = io::load_le16(p + 2);
         if (static_cast<size_t>(end - p - 4) < len) break;
         if (id != kZip64ExtraId) {
             p += 4 + len;
@@ -185,9 +176,9 @@ void apply_zip64_extra(const std::string& path, ZipEntry& e, size_t index, const
                            " for the fields marked 0xFFFFFFFF");
         }
         const uint8_t* v = p + 4;
-        if (need_usize) e.uncompressed_size = load_u64(v), v += 8;
-        if (need_csize) e.compressed_size = load_u64(v), v += 8;
-        if (need_offset) e.local_header_offset = load_u64(v);
+        if (need_usize) e.uncompressed_size = io::load_le64(v), v += 8;
+        if (need_csize) e.compressed_size = io::load_le64(v), v += 8;
+        if (need_offset) e.local_header_offset = io::load_le64(v);
         return;
     }
     fail(path, describe(e, index) +
@@ -198,12 +189,12 @@ void apply_zip64_extra(const std::string& path, ZipEntry& e, size_t index, const
 // directory record and returns the data offset.
 uint64_t parse_local_header(const std::string& path, const ZipEntry& e, size_t index,
                             const uint8_t* lfh, uint64_t cd_offset) {
-    const uint32_t signature = load_u32(lfh);
+    const uint32_t signature = io::load_le32(lfh);
     if (signature != kLocalHeaderSignature) {
         fail(path, describe(e, index) + ": local header at " + num(e.local_header_offset) +
                        " has signature " + hex32(signature) + ", expected 0x04034B50");
     }
-    const uint16_t name_len = load_u16(lfh + 26);
+    const uint16_t name_len = io::load_le16(lfh + 26);
     if (name_len != e.name.size()) {
         fail(path, describe(e, index) + ": local header at " + num(e.local_header_offset) +
                        " has a " + num(name_len) + "-byte name, expected " + num(e.name.size()) +
@@ -216,7 +207,7 @@ uint64_t parse_local_header(const std::string& path, const ZipEntry& e, size_t i
                        " names '" + std::string(local_name) + "'");
     }
     const uint64_t data_offset =
-        e.local_header_offset + kLocalHeaderFixed + name_len + load_u16(lfh + 28);
+        e.local_header_offset + kLocalHeaderFixed + name_len + io::load_le16(lfh + 28);
     if (data_offset > cd_offset || cd_offset - data_offset < e.compressed_size) {
         fail(path,
              describe(e, index) + ": data at " + num(data_offset) + " (" + num(e.compressed_size) +
@@ -289,12 +280,13 @@ std::vector<ZipEntry> parse_records(const std::string& path, const uint8_t* cd,
                            num(end.cd_offset + end.cd_size));
         }
         const uint8_t* r = cd + pos;
-        if (load_u32(r) != kCentralHeaderSignature) {
-            fail(path, where() + " has signature " + hex32(load_u32(r)) + ", expected 0x02014B50");
+        if (io::load_le32(r) != kCentralHeaderSignature) {
+            fail(path,
+                 where() + " has signature " + hex32(io::load_le32(r)) + ", expected 0x02014B50");
         }
-        const size_t name_len = load_u16(r + 28);
-        const size_t extra_len = load_u16(r + 30);
-        const size_t comment_len = load_u16(r + 32);
+        const size_t name_len = io::load_le16(r + 28);
+        const size_t extra_len = io::load_le16(r + 30);
+        const size_t comment_len = io::load_le16(r + 32);
         const uint64_t record_size = kCentralHeaderFixed + name_len + extra_len + comment_len;
         if (end.cd_size - pos < record_size) {
             fail(path, where() + " (" + num(record_size) +
@@ -303,15 +295,15 @@ std::vector<ZipEntry> parse_records(const std::string& path, const uint8_t* cd,
         }
         ZipEntry& e = entries[i];
         e.name = std::string_view(reinterpret_cast<const char*>(r + kCentralHeaderFixed), name_len);
-        e.flags = load_u16(r + 8);
-        e.method = load_u16(r + 10);
-        e.dos_time = load_u16(r + 12);
-        e.dos_date = load_u16(r + 14);
-        e.crc = load_u32(r + 16);
-        e.compressed_size = load_u32(r + 20);
-        e.uncompressed_size = load_u32(r + 24);
-        e.external_attr = load_u32(r + 38);
-        e.local_header_offset = load_u32(r + 42);
+        e.flags = io::load_le16(r + 8);
+        e.method = io::load_le16(r + 10);
+        e.dos_time = io::load_le16(r + 12);
+        e.dos_date = io::load_le16(r + 14);
+        e.crc = io::load_le32(r + 16);
+        e.compressed_size = io::load_le32(r + 20);
+        e.uncompressed_size = io::load_le32(r + 24);
+        e.external_attr = io::load_le32(r + 38);
+        e.local_header_offset = io::load_le32(r + 42);
         const bool need_usize = e.uncompressed_size == kMax32;
         const bool need_csize = e.compressed_size == kMax32;
         const bool need_offset = e.local_header_offset == kMax32;

@@ -16,6 +16,7 @@
 #include "io/cancel.hpp"
 #include "io/crc32.hpp"
 #include "io/file.hpp"
+#include "io/little_endian.hpp"
 #include "io/source_file.hpp"
 #include "model/utf8.hpp"
 #include "taco/errors.hpp"
@@ -38,16 +39,6 @@ constexpr uint16_t kVersionStore = 10;
 constexpr uint16_t kVersionZip64 = 45;
 constexpr uint16_t kFlagUtf8Name = 0x0800;
 
-void put16(uint8_t* p, uint16_t v) {
-    p[0] = static_cast<uint8_t>(v);
-    p[1] = static_cast<uint8_t>(v >> 8);
-}
-void put32(uint8_t* p, uint32_t v) {
-    for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
-void put64(uint8_t* p, uint64_t v) {
-    for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
 uint32_t clamp32(uint64_t v) {
     return static_cast<uint32_t>(std::min(v, kMax32));
 }
@@ -319,35 +310,35 @@ void ZipWriter::finish() {
         const uint16_t extra_data = (big ? 16 : 0) + (far ? 8 : 0);
         const uint16_t extra = extra_data ? 4 + extra_data : 0;
         uint8_t* p = reserve(kCentralHeaderFixed + r.name_length + extra);
-        put32(p, kCentralHeaderSignature);
-        put16(p + 4, kVersionMadeBy);
-        put16(p + 6, (big || far) ? kVersionZip64 : kVersionStore);
-        put16(p + 8, r.flags);
-        put16(p + 10, 0);  // STORE
-        put16(p + 12, r.dos_time);
-        put16(p + 14, r.dos_date);
-        put32(p + 16, r.crc);
-        put32(p + 20, clamp32(r.size));
-        put32(p + 24, clamp32(r.size));
-        put16(p + 28, r.name_length);
-        put16(p + 30, extra);
-        put16(p + 32, 0);  // comment length
-        put16(p + 34, 0);  // disk number
-        put16(p + 36, 0);  // internal attributes
-        put32(p + 38, r.external_attr);
-        put32(p + 42, clamp32(r.local_header_offset));
+        io::store_le32(p, kCentralHeaderSignature);
+        io::store_le16(p + 4, kVersionMadeBy);
+        io::store_le16(p + 6, (big || far) ? kVersionZip64 : kVersionStore);
+        io::store_le16(p + 8, r.flags);
+        io::store_le16(p + 10, 0);  // STORE
+        io::store_le16(p + 12, r.dos_time);
+        io::store_le16(p + 14, r.dos_date);
+        io::store_le32(p + 16, r.crc);
+        io::store_le32(p + 20, clamp32(r.size));
+        io::store_le32(p + 24, clamp32(r.size));
+        io::store_le16(p + 28, r.name_length);
+        io::store_le16(p + 30, extra);
+        io::store_le16(p + 32, 0);  // comment length
+        io::store_le16(p + 34, 0);  // disk number
+        io::store_le16(p + 36, 0);  // internal attributes
+        io::store_le32(p + 38, r.external_attr);
+        io::store_le32(p + 42, clamp32(r.local_header_offset));
         std::memcpy(p + kCentralHeaderFixed, names_.data() + r.name_offset, r.name_length);
         uint8_t* x = p + kCentralHeaderFixed + r.name_length;
         if (extra) {
-            put16(x, kZip64ExtraId);
-            put16(x + 2, extra_data);
+            io::store_le16(x, kZip64ExtraId);
+            io::store_le16(x + 2, extra_data);
             x += 4;
             if (big) {
-                put64(x, r.size);
-                put64(x + 8, r.size);
+                io::store_le64(x, r.size);
+                io::store_le64(x + 8, r.size);
                 x += 16;
             }
-            if (far) put64(x, r.local_header_offset);
+            if (far) io::store_le64(x, r.local_header_offset);
         }
         used_ += kCentralHeaderFixed + r.name_length + extra;
         zip64 = zip64 || big || far;
@@ -359,33 +350,33 @@ void ZipWriter::finish() {
     if (zip64) {
         const uint64_t zip64_end_offset = position();
         uint8_t* p = reserve(kZip64EndSize + kZip64LocatorSize);
-        put32(p, kZip64EndSignature);
-        put64(p + 4, kZip64EndSize - 12);  // size of the rest of the record
-        put16(p + 12, kVersionZip64);      // made by
-        put16(p + 14, kVersionZip64);      // needed
-        put32(p + 16, 0);                  // this disk
-        put32(p + 20, 0);                  // disk with the central directory
-        put64(p + 24, count);
-        put64(p + 32, count);
-        put64(p + 40, cd_size);
-        put64(p + 48, cd_offset);
+        io::store_le32(p, kZip64EndSignature);
+        io::store_le64(p + 4, kZip64EndSize - 12);  // size of the rest of the record
+        io::store_le16(p + 12, kVersionZip64);      // made by
+        io::store_le16(p + 14, kVersionZip64);      // needed
+        io::store_le32(p + 16, 0);                  // this disk
+        io::store_le32(p + 20, 0);                  // disk with the central directory
+        io::store_le64(p + 24, count);
+        io::store_le64(p + 32, count);
+        io::store_le64(p + 40, cd_size);
+        io::store_le64(p + 48, cd_offset);
         p += kZip64EndSize;
-        put32(p, kZip64LocatorSignature);
-        put32(p + 4, 0);  // disk with the ZIP64 end record
-        put64(p + 8, zip64_end_offset);
-        put32(p + 16, 1);  // total disks
+        io::store_le32(p, kZip64LocatorSignature);
+        io::store_le32(p + 4, 0);  // disk with the ZIP64 end record
+        io::store_le64(p + 8, zip64_end_offset);
+        io::store_le32(p + 16, 1);  // total disks
         used_ += kZip64EndSize + kZip64LocatorSize;
     }
     uint8_t* p = reserve(kEndSize);
     const auto count16 = static_cast<uint16_t>(std::min<uint64_t>(count, 0xFFFF));
-    put32(p, kEndSignature);
-    put16(p + 4, 0);
-    put16(p + 6, 0);
-    put16(p + 8, count16);
-    put16(p + 10, count16);
-    put32(p + 12, clamp32(cd_size));
-    put32(p + 16, clamp32(cd_offset));
-    put16(p + 20, 0);  // comment length
+    io::store_le32(p, kEndSignature);
+    io::store_le16(p + 4, 0);
+    io::store_le16(p + 6, 0);
+    io::store_le16(p + 8, count16);
+    io::store_le16(p + 10, count16);
+    io::store_le32(p + 12, clamp32(cd_size));
+    io::store_le32(p + 16, clamp32(cd_offset));
+    io::store_le16(p + 20, 0);  // comment length
     used_ += kEndSize;
     flush();
     finished_ = true;
@@ -398,24 +389,24 @@ size_t ZipWriter::begin_entry(std::string_view name, uint16_t flags, uint64_t si
     const size_t header = kLocalHeaderFixed + name.size() + local_header_extra(size);
     const uint64_t offset = position();
     uint8_t* p = reserve(header);
-    put32(p, kLocalHeaderSignature);
-    put16(p + 4, big ? kVersionZip64 : kVersionStore);
-    put16(p + 6, flags);
-    put16(p + 8, 0);  // STORE
-    put16(p + 10, time.time);
-    put16(p + 12, time.date);
-    put32(p + 14, crc);
-    put32(p + 18, clamp32(size));
-    put32(p + 22, clamp32(size));
-    put16(p + 26, static_cast<uint16_t>(name.size()));
-    put16(p + 28, big ? 20 : 0);
+    io::store_le32(p, kLocalHeaderSignature);
+    io::store_le16(p + 4, big ? kVersionZip64 : kVersionStore);
+    io::store_le16(p + 6, flags);
+    io::store_le16(p + 8, 0);  // STORE
+    io::store_le16(p + 10, time.time);
+    io::store_le16(p + 12, time.date);
+    io::store_le32(p + 14, crc);
+    io::store_le32(p + 18, clamp32(size));
+    io::store_le32(p + 22, clamp32(size));
+    io::store_le16(p + 26, static_cast<uint16_t>(name.size()));
+    io::store_le16(p + 28, big ? 20 : 0);
     std::memcpy(p + kLocalHeaderFixed, name.data(), name.size());
     if (big) {
         uint8_t* x = p + kLocalHeaderFixed + name.size();
-        put16(x, kZip64ExtraId);
-        put16(x + 2, 16);
-        put64(x + 4, size);
-        put64(x + 12, size);
+        io::store_le16(x, kZip64ExtraId);
+        io::store_le16(x + 2, 16);
+        io::store_le64(x + 4, size);
+        io::store_le64(x + 12, size);
     }
     used_ += header;
     records_.push_back(Record{offset, size, names_.size(), crc, external_attr,
@@ -579,7 +570,7 @@ void ZipWriter::set_crc(size_t index, uint32_t crc) {
     Record& r = records_[index];
     r.crc = crc;
     uint8_t bytes[4];
-    put32(bytes, crc);
+    io::store_le32(bytes, crc);
     patch(r.local_header_offset + 14, bytes, 4);
 }
 

@@ -1,4 +1,5 @@
 #include "legacy/v1_access.hpp"
+#include "io/little_endian.hpp"
 
 #include <array>
 #include <map>
@@ -13,10 +14,6 @@ namespace fs = std::filesystem;
 
 namespace taco::legacy {
 namespace {
-
-void put_le64(unsigned char* p, uint64_t v) {
-    for (int i = 0; i < 8; ++i) p[i] = static_cast<unsigned char>(v >> (8 * i));
-}
 
 // With overwrite, replacing is still limited to what this function writes: a file that is not a
 // v1 file (a user's GeoTIFF given as output by mistake) is never deleted.
@@ -96,9 +93,9 @@ void write_tortilla_file(const fs::path& output, const std::vector<TortillaPiece
         std::array<unsigned char, kV1HeaderSize> header{};
         header[0] = '#';
         header[1] = 'y';
-        put_le64(&header[2], data_end);        // FOOTER offset
-        put_le64(&header[10], footer.size());  // FOOTER length
-        put_le64(&header[18], 1);              // data partitions
+        io::store_le64(&header[2], data_end);        // FOOTER offset
+        io::store_le64(&header[10], footer.size());  // FOOTER length
+        io::store_le64(&header[18], 1);              // data partitions
         io::File out = io::File::create_exclusive(staged.staging());
         out.write_all(header.data(), header.size());
         // One open source per file named, in the order the pieces come (usually one or a few).

@@ -1,4 +1,5 @@
 #include "legacy/v1_header.hpp"
+#include "io/little_endian.hpp"
 
 #include <array>
 #include <cstring>
@@ -7,12 +8,6 @@
 
 namespace taco::legacy {
 namespace {
-
-uint64_t le64(const unsigned char* p) {
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
-    return v;
-}
 
 std::string printable(const unsigned char* p, size_t n) {
     static const char* hex = "0123456789abcdef";
@@ -59,13 +54,13 @@ V1Header read_v1_header(const io::ByteSource& source, uint64_t base, uint64_t le
                                   : std::string("'#y' (Tortilla 0.5) or 'WX' (TACO 0.2)")) +
                           " at its start, found '" + printable(h.data(), 2) + "'");
     }
-    out.footer_offset = le64(&h[2]);
-    out.footer_length = le64(&h[10]);
-    out.partitions = le64(&h[18]);
+    out.footer_offset = io::load_le64(&h[2]);
+    out.footer_length = io::load_le64(&h[10]);
+    out.partitions = io::load_le64(&h[18]);
     size_t reserved_from = 26;
     if (out.kind == V1Kind::Taco) {
-        out.collection_offset = le64(&h[26]);
-        out.collection_length = le64(&h[34]);
+        out.collection_offset = io::load_le64(&h[26]);
+        out.collection_length = io::load_le64(&h[34]);
         reserved_from = 42;
     }
     for (size_t i = reserved_from; i < kV1HeaderSize; ++i) {

@@ -1,4 +1,5 @@
 #include "tacozip/tacozip.hpp"
+#include "io/little_endian.hpp"
 
 #include <algorithm>
 #include <array>
@@ -7,6 +8,7 @@
 #include <unordered_set>
 
 #include "format/overwrite_guard.hpp"
+#include "format/zip_constants.hpp"
 #include "format/zip_reader.hpp"
 #include "format/zip_writer.hpp"
 #include "io/crc32.hpp"
@@ -19,11 +21,12 @@ namespace fs = std::filesystem;
 namespace taco::tacozip {
 namespace {
 
-constexpr uint32_t kCentralRecordSignature = 0x02014b50;
-constexpr uint32_t kLocalHeaderSignature = 0x04034b50;
-constexpr size_t kLocalHeaderFixedSize = 30;
-constexpr uint16_t kZip64ExtraId = 0x0001;
-constexpr size_t kCentralRecordFixedSize = 46;
+using format::zip::kCentralHeaderFixed;
+using format::zip::kCentralHeaderSignature;
+using format::zip::kLocalHeaderFixed;
+using format::zip::kLocalHeaderSignature;
+using format::zip::kZip64ExtraId;
+
 constexpr size_t kCentralRecordCrcOffset = 16;
 constexpr size_t kLocalHeaderCrcOffset = 14;
 
@@ -100,17 +103,6 @@ void check_names(const std::vector<SourceEntry>& entries) {
     }
 }
 
-void store_le32(uint8_t* p, uint32_t v) {
-    for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
-uint32_t load_le32(const uint8_t* p) {
-    return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |
-           static_cast<uint32_t>(p[2]) << 16 | static_cast<uint32_t>(p[3]) << 24;
-}
-uint16_t load_le16(const uint8_t* p) {
-    return static_cast<uint16_t>(p[0] | (p[1] << 8));
-}
-
 // The first kTacoHeaderSize bytes of `file` (fewer when it is shorter: parse reports that).
 std::vector<uint8_t> read_head(const io::File& file) {
     std::vector<uint8_t> head(std::min<uint64_t>(file.size(), format::kTacoHeaderSize));
@@ -118,20 +110,16 @@ std::vector<uint8_t> read_head(const io::File& file) {
     return head;
 }
 
-uint64_t load_le64(const uint8_t* p) {
-    return static_cast<uint64_t>(load_le32(p)) | static_cast<uint64_t>(load_le32(p + 4)) << 32;
-}
-
 // The stored size a local header declares: its 32-bit field, or its ZIP64 extra field's
 // (original size, then compressed size) when that is 0xFFFFFFFF. UINT64_MAX when it has none.
 uint64_t local_stored_size(const uint8_t* lfh, size_t name_len, size_t extra_len) {
-    const uint32_t size = load_le32(lfh + 18);
+    const uint32_t size = io::load_le32(lfh + 18);
     if (size != UINT32_MAX) return size;
-    const uint8_t* extra = lfh + kLocalHeaderFixedSize + name_len;
+    const uint8_t* extra = lfh + kLocalHeaderFixed + name_len;
     for (size_t at = 0; at + 4 <= extra_len;) {
-        const uint16_t id = load_le16(extra + at), field = load_le16(extra + at + 2);
+        const uint16_t id = io::load_le16(extra + at), field = io::load_le16(extra + at + 2);
         if (id == kZip64ExtraId && field >= 16 && at + 4 + field <= extra_len) {
-            return load_le64(extra + at + 4 + 8);
+            return io::load_le64(extra + at + 4 + 8);
         }
         at += 4 + field;
     }
@@ -148,17 +136,17 @@ bool local_header_ends_at(const io::File& file, uint64_t offset, uint64_t length
     if (offset < format::kTacoHeaderSize || offset > cd_offset || cd_offset - offset < length) {
         return false;
     }
-    for (const uint64_t window : {uint64_t{4096}, uint64_t{kLocalHeaderFixedSize + 2 * 65535}}) {
+    for (const uint64_t window : {uint64_t{4096}, uint64_t{kLocalHeaderFixed + 2 * 65535}}) {
         const uint64_t span = std::min(window, offset);
         std::vector<uint8_t> before(span);
         file.read_at(offset - span, before.data(), before.size());
-        for (size_t p = span >= kLocalHeaderFixedSize ? span - kLocalHeaderFixedSize + 1 : 0;
-             p-- > 0;) {
+        for (size_t p = span >= kLocalHeaderFixed ? span - kLocalHeaderFixed + 1 : 0; p-- > 0;) {
             const uint8_t* lfh = &before[p];
-            if (load_le32(lfh) != kLocalHeaderSignature) continue;
-            const size_t name_len = load_le16(lfh + 26), extra_len = load_le16(lfh + 28);
-            if (p + kLocalHeaderFixedSize + name_len + extra_len != span) continue;
-            return load_le16(lfh + 8) == 0 && local_stored_size(lfh, name_len, extra_len) == length;
+            if (io::load_le32(lfh) != kLocalHeaderSignature) continue;
+            const size_t name_len = io::load_le16(lfh + 26), extra_len = io::load_le16(lfh + 28);
+            if (p + kLocalHeaderFixed + name_len + extra_len != span) continue;
+            return io::load_le16(lfh + 8) == 0 &&
+                   local_stored_size(lfh, name_len, extra_len) == length;
         }
         if (span == offset) break;
     }
@@ -238,16 +226,16 @@ void update_header(const fs::path& zip_path, const format::TacoHeader& header) {
     // TACO_HEADER's central directory record, whose CRC changes with the payload: the first
     // record, naming TACO_HEADER and pointing at byte 0.
     const format::CentralDirectoryLocation cd = format::locate_central_directory(file, name);
-    std::array<uint8_t, kCentralRecordFixedSize + format::kTacoHeaderEntryName.size()> record{};
+    std::array<uint8_t, kCentralHeaderFixed + format::kTacoHeaderEntryName.size()> record{};
     if (cd.count == 0 || cd.size < record.size()) {
         throw FormatError(name + ": the central directory has no record for TACO_HEADER");
     }
     file.read_at(cd.offset, record.data(), record.size());
     const std::string_view record_name(reinterpret_cast<const char*>(&record[46]),
                                        format::kTacoHeaderEntryName.size());
-    if (load_le32(record.data()) != kCentralRecordSignature ||
-        load_le16(record.data() + 28) != format::kTacoHeaderEntryName.size() ||
-        record_name != format::kTacoHeaderEntryName || load_le32(record.data() + 42) != 0) {
+    if (io::load_le32(record.data()) != kCentralHeaderSignature ||
+        io::load_le16(record.data() + 28) != format::kTacoHeaderEntryName.size() ||
+        record_name != format::kTacoHeaderEntryName || io::load_le32(record.data() + 42) != 0) {
         throw FormatError(name + ": the first central directory record (at byte " +
                           std::to_string(cd.offset) +
                           ") is not TACO_HEADER's at offset 0, so its CRC cannot be kept in step "
@@ -271,7 +259,7 @@ void update_header(const fs::path& zip_path, const format::TacoHeader& header) {
     }
 
     uint8_t crc[4];
-    store_le32(crc, io::crc32(0, payload.data(), payload.size()));
+    io::store_le32(crc, io::crc32(0, payload.data(), payload.size()));
     file.pwrite_all(format::kTacoHeaderPayloadOffset, payload.data(), payload.size());
     file.pwrite_all(kLocalHeaderCrcOffset, crc, sizeof crc);
     file.pwrite_all(cd.offset + kCentralRecordCrcOffset, crc, sizeof crc);

@@ -9,6 +9,7 @@
 #include "format/zip_reader.hpp"
 #include "io/crc32.hpp"
 #include "io/file.hpp"
+#include "io/little_endian.hpp"
 #include "io/memfd.hpp"
 #include "taco/errors.hpp"
 #include "validate/validate_checks.hpp"
@@ -25,11 +26,6 @@ struct Slot {
 
 std::string range(uint64_t offset, uint64_t size) {
     return "(" + std::to_string(offset) + ", " + std::to_string(size) + ")";
-}
-
-uint32_t load_u32(const uint8_t* p) {
-    return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |
-           static_cast<uint32_t>(p[2]) << 16 | static_cast<uint32_t>(p[3]) << 24;
 }
 
 class ZipValidator {
@@ -88,7 +84,7 @@ class ZipValidator {
             return;
         }
         payload_crc_ = io::crc32(0, head + kTacoHeaderPayloadOffset, kTacoHeaderPayloadSize);
-        const uint32_t lfh_crc = load_u32(head + 14);
+        const uint32_t lfh_crc = io::load_le32(head + 14);
         if (lfh_crc != payload_crc_) {
             sink_.error("zip.header-crc", "TACO_HEADER",
                         "local header CRC-32 is " + std::to_string(lfh_crc) +
