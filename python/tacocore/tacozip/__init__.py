@@ -12,8 +12,8 @@ or hides something, are listed in docs/USER-GUIDE.md, "tacozip":
 - a header entry must be exactly the data (offset of the first byte, length) of one of the
   archive's entries, and the entries must be packed from the first; offsets and lengths must fit
   in 64 bits (tacozip stores whatever it is given, wrapping negative numbers);
-- archive names must be unique, relative, without ``..`` parts (tacozip keeps the last of two
-  files given the same name and drops the other);
+- archive names must be unique, relative, without ``..`` parts (tacozip keeps one of two
+  files given the same name and silently drops the other);
 - ``create`` writes beside the target and renames when complete, and replaces only an existing
   TACO ZIP (tacozip truncates any file at that path, and leaves it truncated when a source fails).
 """
