@@ -1,10 +1,10 @@
 #include "legacy/v1_access.hpp"
-#include "io/little_endian.hpp"
 
 #include <array>
 #include <map>
 
 #include "io/file.hpp"
+#include "io/little_endian.hpp"
 #include "io/location.hpp"
 #include "io/remote_source.hpp"
 #include "io/staged_output.hpp"

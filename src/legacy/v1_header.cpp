@@ -1,9 +1,9 @@
 #include "legacy/v1_header.hpp"
-#include "io/little_endian.hpp"
 
 #include <array>
 #include <cstring>
 
+#include "io/little_endian.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::legacy {

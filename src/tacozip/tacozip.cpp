@@ -1,5 +1,4 @@
 #include "tacozip/tacozip.hpp"
-#include "io/little_endian.hpp"
 
 #include <algorithm>
 #include <array>
@@ -13,6 +12,7 @@
 #include "format/zip_writer.hpp"
 #include "io/crc32.hpp"
 #include "io/file.hpp"
+#include "io/little_endian.hpp"
 #include "io/staged_output.hpp"
 #include "taco/errors.hpp"
 
@@ -231,7 +231,7 @@ void update_header(const fs::path& zip_path, const format::TacoHeader& header) {
         throw FormatError(name + ": the central directory has no record for TACO_HEADER");
     }
     file.read_at(cd.offset, record.data(), record.size());
-    const std::string_view record_name(reinterpret_cast<const char*>(&record[46]),
+    const std::string_view record_name(reinterpret_cast<const char*>(&record[kCentralHeaderFixed]),
                                        format::kTacoHeaderEntryName.size());
     if (io::load_le32(record.data()) != kCentralHeaderSignature ||
         io::load_le16(record.data() + 28) != format::kTacoHeaderEntryName.size() ||
