@@ -97,6 +97,16 @@ void promote_ints_among_floats(Value::List& items) {
             v = Value(static_cast<double>(v.as_int()));
 }
 
+// A list of the converted items; a refusal (elements of types no one type holds) names the
+// sample and field, as every other value error here does.
+Value list_value(const std::string& what, DataType element, Value::List items) {
+    try {
+        return Value::list(std::move(element), std::move(items));
+    } catch (const SchemaError& e) {
+        throw SchemaError(what + ": " + e.what());
+    }
+}
+
 Value numpy_value(nb::handle obj, const std::string& what) {
     nb::object dtype = obj.attr("dtype");
     std::string kind = nb::cast<std::string>(dtype.attr("kind"));
@@ -117,7 +127,7 @@ Value numpy_value(nb::handle obj, const std::string& what) {
             else if (kind == "b")
                 elem = DataType::boolean();
         }
-        return Value::list(elem, std::move(items));
+        return list_value(what, elem, std::move(items));
     }
     nb::object py = obj.attr("item")();
     if (kind == "f")
@@ -169,7 +179,7 @@ Value to_value(nb::handle obj, const std::string& what) {
         Value::List items;
         for (nb::handle item : obj) items.push_back(to_value(item, what));
         promote_ints_among_floats(items);
-        return Value::list(std::move(items));
+        return list_value(what, DataType::null(), std::move(items));
     }
     if (PyDict_Check(obj.ptr())) {
         DepthGuard guard(what);

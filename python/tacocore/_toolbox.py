@@ -506,7 +506,7 @@ class Taco:
         for key, value in extensions.items():
             fields[key] = _jsonable(value)
         self._descriptions = tortilla._field_descriptions()
-        self._native = _core.Taco(tortilla._native, json.dumps(fields), self._descriptions)
+        self._native = _core.Taco(tortilla._native, _collection_text(fields), self._descriptions)
         self.tortilla = tortilla
         self._fields = fields
 
@@ -528,7 +528,7 @@ class Taco:
             if key in _COLLECTION_FIELDS:
                 raise _core.TacoSchemaError(f"Taco.extend_with: '{key}' is a core COLLECTION field, not an extension")
             fields[key] = _jsonable(value)
-        self._native = _core.Taco(self.tortilla._native, json.dumps(fields), self._descriptions)
+        self._native = _core.Taco(self.tortilla._native, _collection_text(fields), self._descriptions)
         self._fields = fields
         return self
 
@@ -839,6 +839,21 @@ def _extent_dict(extent: Any) -> dict:
     d = _as_dict(extent, "extent")
     return {"spatial": [float(v) for v in d.get("spatial", (-180, -90, 180, 90))],
             "temporal": None if d.get("temporal") is None else [str(t) for t in d["temporal"]]}
+
+
+def _collection_text(fields: dict) -> str:
+    """The COLLECTION fields as JSON text; a value JSON cannot hold (a datetime, a Decimal,
+    bytes) is a TypeError naming its key, where json.dumps names only the type."""
+    try:
+        return json.dumps(fields)
+    except TypeError as exc:
+        for key, value in fields.items():
+            try:
+                json.dumps(value)
+            except TypeError:
+                raise TypeError(f"COLLECTION field '{key}': {exc} (give it as a string, number, "
+                                f"bool, None, list or dict)") from None
+        raise
 
 
 def _jsonable(value: Any) -> Any:

@@ -8,6 +8,7 @@
 #include "collection/tacocat_file.hpp"
 #include "collection/tacocat_write.hpp"
 #include "collection/tacollection.hpp"
+#include "format/collection_parse.hpp"
 #include "format/dataset_open.hpp"
 #include "io/file.hpp"
 #include "io/memfd.hpp"
@@ -65,8 +66,8 @@ std::vector<OpenedPart> open_parts(const std::vector<fs::path>& paths,
 format::OrderedJson merged_document(const std::vector<OpenedPart>& parts) {
     std::vector<collection::PartCollection> docs;
     for (const OpenedPart& p : parts) {
-        docs.push_back(
-            {p.file, p.path.string(), format::OrderedJson::parse(p.opened.collection.text)});
+        docs.push_back({p.file, p.path.string(),
+                        format::parse_json_document(p.opened.collection.text, p.file)});
     }
     return collection::merge_collections(docs);
 }

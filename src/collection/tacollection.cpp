@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "model/time_format.hpp"
+#include "model/utf8.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::collection {
@@ -23,6 +24,21 @@ const OrderedJson& member(const PartCollection& part, const char* key) {
                           "', which a collection needs to check its parts agree");
     }
     return part.document.at(key);
+}
+
+// taco:field_schema with each [name, type, description]'s type lower-cased. tacotoolbox writes
+// them lower-cased; tacocore before 2026-11-29 kept pyarrow's case (`tz=UTC`, struct field
+// names), and such a part is the same schema as a tacotoolbox one.
+OrderedJson types_lowered(OrderedJson fields) {
+    if (!fields.is_object()) return fields;
+    for (auto& [level, columns] : fields.items()) {
+        if (!columns.is_array()) continue;
+        for (auto& column : columns) {
+            if (column.is_array() && column.size() > 1 && column[1].is_string())
+                column[1] = model::ascii_lower(column[1].get<std::string>());
+        }
+    }
+    return fields;
 }
 
 void check_compatible(const PartCollection& first, const PartCollection& part) {
@@ -61,8 +77,8 @@ void check_compatible(const PartCollection& first, const PartCollection& part) {
             }
         }
     }
-    const OrderedJson& fa = member(first, "taco:field_schema");
-    const OrderedJson& fb = member(part, "taco:field_schema");
+    const OrderedJson fa = types_lowered(member(first, "taco:field_schema"));
+    const OrderedJson fb = types_lowered(member(part, "taco:field_schema"));
     if (fa == fb) return;
     for (const auto& [level, fields] : fa.items()) {
         if (!fb.contains(level)) differ(part, first, "taco:field_schema has no " + level);

@@ -3,7 +3,7 @@
 #include <chrono>
 #include <ctime>
 
-#include "format/collection_json.hpp"
+#include "format/collection_parse.hpp"
 #include "metadata/result_table.hpp"
 #include "model/extent.hpp"
 #include "model/time_format.hpp"
@@ -116,12 +116,8 @@ void rewrite_pit(OrderedJson& pit, const ExportTree& tree) {
 std::string export_collection_json(const std::string& source_json, const ExportTree& tree,
                                    ExportTables& tables, metadata::DuckSession& db,
                                    const std::string& name, bool subset) {
-    OrderedJson doc;
-    try {
-        doc = OrderedJson::parse(source_json);
-    } catch (const std::exception& e) {
-        throw FormatError(name + ": COLLECTION.json is not valid JSON: " + e.what());
-    }
+    // The dataset's own reader parsed it already (Python's NaN / Infinity included).
+    OrderedJson doc = format::parse_json_document(source_json, name + ": COLLECTION.json");
     if (!doc.is_object()) throw FormatError(name + ": COLLECTION.json is not a JSON object");
     if (doc.contains("taco:pit_schema")) rewrite_pit(doc["taco:pit_schema"], tree);
     if (auto extent = kept_extent(tree, tables, db)) doc["extent"] = std::move(*extent);

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 
 #include "ext/descriptions.hpp"
 #include "format/collection_parse.hpp"
+#include "model/utf8.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::format {
@@ -156,7 +158,10 @@ OrderedJson field_schema_json(const std::vector<metadata::LevelTable>& levels,
         cols.push_back(entry("id", "string"));
         cols.push_back(entry("type", "string"));
         for (const auto& c : levels[d].schema) {
-            cols.push_back(entry(c.name, metadata::stored_type(c.type).arrow_name()));
+            // tacotoolbox lower-cases the whole type string (FORMAT.md §5.5): `struct<name:
+            // string>`, `timestamp[us, tz=utc]`; parts of a collection must agree on it.
+            cols.push_back(
+                entry(c.name, model::ascii_lower(metadata::stored_type(c.type).arrow_name())));
         }
         cols.push_back(entry("internal:current_id", "int64"));
         cols.push_back(entry("internal:parent_id", "int64"));
@@ -198,6 +203,9 @@ namespace {
 // Python's repr(float): the shortest digits that round-trip, positional when the decimal exponent
 // is in [-4, 16), scientific otherwise ("1e+16", "1.5e-05"), and always a ".0" on whole numbers.
 std::string python_float(double v) {
+    // json.dumps(allow_nan=True), Python's default and tacotoolbox's.
+    if (std::isnan(v)) return "NaN";
+    if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
     char buf[64];
     auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
     std::string sci(buf, res.ptr);  // e.g. "-1.2345e+15"
@@ -225,8 +233,11 @@ std::string python_float(double v) {
     return out + digits.substr(0, int_len) + "." + digits.substr(int_len);
 }
 
-void write_python_json(const OrderedJson& v, std::string& out, int depth, bool ascii) {
+// indent false: one line, "," and ":" alone between items (nlohmann's dump()).
+void write_python_json(const OrderedJson& v, std::string& out, int depth, bool ascii,
+                       bool indent = true) {
     auto newline = [&](int d) {
+        if (!indent) return;
         out += '\n';
         out.append(static_cast<size_t>(d) * 4, ' ');
     };
@@ -243,8 +254,8 @@ void write_python_json(const OrderedJson& v, std::string& out, int depth, bool a
                 first = false;
                 newline(depth + 1);
                 out += OrderedJson(key).dump(-1, ' ', ascii, OrderedJson::error_handler_t::strict);
-                out += ": ";
-                write_python_json(item, out, depth + 1, ascii);
+                out += indent ? ": " : ":";
+                write_python_json(item, out, depth + 1, ascii, indent);
             }
             newline(depth);
             out += '}';
@@ -259,7 +270,7 @@ void write_python_json(const OrderedJson& v, std::string& out, int depth, bool a
             for (size_t i = 0; i < v.size(); ++i) {
                 if (i) out += ',';
                 newline(depth + 1);
-                write_python_json(v[i], out, depth + 1, ascii);
+                write_python_json(v[i], out, depth + 1, ascii, indent);
             }
             newline(depth);
             out += ']';
@@ -281,6 +292,12 @@ std::string dump_python_style(const OrderedJson& doc, bool ensure_ascii) {
     // empty containers inline, raw UTF-8, floats as repr(float), no final newline.
     std::string out;
     write_python_json(doc, out, 0, ensure_ascii);
+    return out;
+}
+
+std::string dump_compact(const OrderedJson& value) {
+    std::string out;
+    write_python_json(value, out, 0, false, false);
     return out;
 }
 

@@ -25,6 +25,10 @@ OrderedJson field_schema_json(const std::vector<metadata::LevelTable>& levels,
 /// The whole document, keys in the reference order.
 OrderedJson collection_json(const Taco& taco, const std::vector<metadata::LevelTable>& levels);
 /// Python-compatible text: indent 4, ": " separators, raw UTF-8, no final newline.
+/// Numbers that are not finite are written as Python writes them: NaN, Infinity, -Infinity.
 std::string dump_python_style(const OrderedJson& doc, bool ensure_ascii = false);
+/// One line, as nlohmann's dump(), but floats as Python's repr and NaN / ±Infinity kept (a
+/// dump() would write them as null).
+std::string dump_compact(const OrderedJson& value);
 
 }  // namespace taco::format

@@ -4,6 +4,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "model/python_json.hpp"
 #include "model/shorten.hpp"
 #include "model/utf8.hpp"
 #include "taco/errors.hpp"
@@ -132,8 +133,16 @@ OrderedJson parse_json_document(const std::string& text, const std::string& sour
     // JSON text is UTF-8 (RFC 8259); other bytes would come back out of every string accessor
     // (and as a UnicodeDecodeError in Python) instead of as this error.
     if (!model::is_valid_utf8(text)) throw FormatError(source + ": not valid UTF-8 text");
+    // Python's NaN / Infinity / -Infinity (tacotoolbox writes them for values that are not
+    // finite): read as the doubles they are, and written back the same way (dump_python_style).
+    std::string marked;
+    const bool non_finite =
+        (text.find("NaN") != std::string::npos || text.find("Infinity") != std::string::npos) &&
+        model::mark_non_finite_tokens(marked = text);
     try {
-        return OrderedJson::parse(text, check);
+        OrderedJson doc = OrderedJson::parse(non_finite ? marked : text, check);
+        if (non_finite) model::restore_non_finite(doc);
+        return doc;
     } catch (const nlohmann::json::exception& e) {  // parse_error, number out_of_range
         throw FormatError(source + ": malformed JSON (" + shorten(e.what()) + ")");
     } catch (const std::length_error&) {
@@ -175,7 +184,7 @@ CollectionInfo collection_info_from_json(const OrderedJson& doc, const std::stri
         } else if (key == "taco:pit_schema" || key == "taco:field_schema") {
             continue;
         } else {
-            info.extensions.emplace_back(key, v.dump());
+            info.extensions.emplace_back(key, dump_compact(v));
         }
     }
     if (require_core) {

@@ -9,6 +9,7 @@
 
 #include "model/extent.hpp"
 #include "model/pit.hpp"
+#include "model/python_json.hpp"
 #include "model/time_format.hpp"
 #include "model/utf8.hpp"
 #include "taco/errors.hpp"
@@ -191,7 +192,10 @@ void validate_collection(const CollectionInfo& info) {
         if (std::find(kCoreKeys.begin(), kCoreKeys.end(), key) != kCoreKeys.end()) {
             bad(key, "is a core COLLECTION key and cannot be set as an extension");
         }
-        if (!nlohmann::json::accept(json_text))
+        // Python's NaN / Infinity are accepted: tacotoolbox writes them (model/python_json.hpp).
+        std::string text = json_text;
+        model::mark_non_finite_tokens(text);
+        if (!nlohmann::json::accept(text))
             bad(key, "extension value is not valid JSON: " + json_text);
     }
 }

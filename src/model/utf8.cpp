@@ -36,4 +36,11 @@ bool is_valid_utf8(std::string_view s) {
     return true;
 }
 
+std::string ascii_lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return out;
+}
+
 }  // namespace taco::model

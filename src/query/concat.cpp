@@ -6,7 +6,7 @@
 #include <optional>
 #include <set>
 
-#include "format/collection_json.hpp"
+#include "format/collection_parse.hpp"
 #include "io/trace.hpp"
 #include "query/dataset_context.hpp"
 #include "query/level_revalidation.hpp"
@@ -173,7 +173,7 @@ format::CollectionDocument summed_collection(const std::vector<Dataset>& inputs)
             for (size_t i = 0; i < doc.pit.hierarchy[d].size(); ++i)
                 doc.pit.hierarchy[d][i].n += other.hierarchy[d][i].n;
     }
-    format::OrderedJson json = format::OrderedJson::parse(doc.text);
+    format::OrderedJson json = format::parse_json_document(doc.text, "COLLECTION.json");
     format::OrderedJson& pit = json["taco:pit_schema"];
     pit["root"]["n"] = doc.pit.root_n;
     for (size_t d = 0; d < doc.pit.hierarchy.size(); ++d) {

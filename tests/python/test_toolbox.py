@@ -168,7 +168,8 @@ def test_python_values_map_to_typed_values(tmp_path, value, arrow, back):
     types, row, fields = written_types(tmp_path, v=value)
     assert types["v"] == arrow
     assert row["v"] == back
-    assert fields["v"] == arrow.replace("<l: ", "<item: ")  # field_schema spells pyarrow's names
+    # field_schema spells pyarrow's names, lower-cased as tacotoolbox writes them
+    assert fields["v"] == arrow.replace("<l: ", "<item: ").lower()
 
 
 @pytest.mark.parametrize("value, message", [

@@ -1,0 +1,141 @@
+"""Where tacocore's tacotoolbox surface wrote or refused differently from tacotoolbox 0.26.9 on the
+same script (found by a parity hunt, 2026-11-29); each test runs both writers.
+
+- taco:field_schema type strings are lower-cased as tacotoolbox writes them, so parts of either
+  writer make one collection (and parts written before the fix still do);
+- a FOLDER asked for as "x.tacozip" is written as "x";
+- a list value of mixed types names its sample and field;
+- a NaN / Infinity dataset-level value is written and read as Python's json does;
+- a dataset-level value JSON cannot hold names its key.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import math
+import zipfile
+
+import pytest
+
+import tacocore
+import tacotoolbox  # the reference writer; make setup installs it
+import tacotoolbox.datamodel as toolbox_model
+import tacoreader
+
+from conftest import COLLECTION_DEFAULTS
+
+
+def build(model, samples=None, **extra):
+    samples = samples or [model.Sample(id=f"s{i}", path=bytes([65 + i]) * 16, **extra) for i in range(2)]
+    return model.Taco(tortilla=model.Tortilla(samples), **COLLECTION_DEFAULTS)
+
+
+def field_schema(path) -> list:
+    doc = json.loads(zipfile.ZipFile(path).read("COLLECTION.json"))
+    return doc["taco:field_schema"]["level0"]
+
+
+def test_field_schema_types_are_lower_cased_as_tacotoolbox_writes_them(tmp_path):
+    extra = dict(st={"Name": "x", "CamelCase": 1},
+                 t=datetime.datetime(2020, 1, 1, tzinfo=datetime.timezone.utc))
+    tacotoolbox.create(build(toolbox_model, **extra), str(tmp_path / "ref.tacozip"))
+    tacocore.create(build(tacocore, **extra), str(tmp_path / "core.tacozip"))
+    assert field_schema(tmp_path / "core.tacozip") == field_schema(tmp_path / "ref.tacozip")
+    types = dict((name, kind) for name, kind, _ in field_schema(tmp_path / "core.tacozip"))
+    assert types["t"] == "timestamp[us, tz=utc]"
+    assert types["st"] == "struct<name: string, camelcase: int64>"
+    # one collection from a part of each writer, with either tool
+    parts = [tmp_path / "ref.tacozip", tmp_path / "core.tacozip"]
+    tacocore.create_tacocat(parts, tmp_path)
+    assert len(tacocore.load(str(tmp_path)).data) == 4
+
+
+def test_parts_whose_field_schema_differs_only_in_case_still_make_a_collection(tmp_path):
+    """A part written by tacocore before the fix spelt `tz=UTC`: the same schema."""
+    extra = dict(t=datetime.datetime(2020, 1, 1, tzinfo=datetime.timezone.utc))
+    for name in ("a", "b"):
+        tacocore.create(build(tacocore, **extra), str(tmp_path / f"{name}.tacozip"))
+    # rewrite b's COLLECTION.json the old way, keeping every other byte of the document
+    old = tmp_path / "b.tacozip"
+    with zipfile.ZipFile(old) as z:
+        text = z.read("COLLECTION.json").decode()
+    assert "tz=utc" in text
+    import tacocore.tacozip as tz
+    entries = []
+    with zipfile.ZipFile(old) as z:
+        for info in z.infolist()[1:]:
+            data = z.read(info.filename)
+            if info.filename == "COLLECTION.json":
+                data = text.replace("tz=utc", "tz=UTC").encode()
+            src = tmp_path / "src" / info.filename
+            src.parent.mkdir(parents=True, exist_ok=True)
+            src.write_bytes(data)
+            entries.append((str(src), info.filename))
+    rebuilt = tmp_path / "rebuilt" / "b.tacozip"
+    rebuilt.parent.mkdir()
+    tz.create(str(rebuilt), [e[0] for e in entries], [e[1] for e in entries])
+    header = tz.read_header(str(rebuilt))  # placeholder header: give it the real slots
+    assert header == []
+    with zipfile.ZipFile(rebuilt) as z:
+        slots = []
+        for name in sorted(n for n in z.namelist() if n.startswith("METADATA/")) + ["COLLECTION.json"]:
+            info = z.getinfo(name)
+            with open(rebuilt, "rb") as f:
+                f.seek(info.header_offset + 26)
+                name_len, extra_len = int.from_bytes(f.read(2), "little"), int.from_bytes(f.read(2), "little")
+            slots.append((info.header_offset + 30 + name_len + extra_len, info.file_size))
+    tz.update_header(str(rebuilt), slots)
+    (tmp_path / "a.tacozip").rename(rebuilt.parent / "a.tacozip")
+    tacocore.create_tacocat([rebuilt.parent / "a.tacozip", rebuilt], rebuilt.parent)
+    assert len(tacocore.load(str(rebuilt.parent)).data) == 4
+
+
+def test_a_folder_named_like_a_zip_is_written_without_the_suffix(tmp_path):
+    (tmp_path / "ref").mkdir()
+    (tmp_path / "core").mkdir()
+    ref = tacotoolbox.create(build(toolbox_model), str(tmp_path / "ref" / "x.tacozip"), output_format="folder")
+    got = tacocore.create(build(tacocore), str(tmp_path / "core" / "x.tacozip"), output_format="folder")
+    assert [p.name for p in got] == [p.name for p in ref] == ["x"]
+    assert sorted(p.name for p in (tmp_path / "core").iterdir()) == ["x"]
+    assert len(tacoreader.load(str(got[0])).data) == len(tacocore.load(str(got[0])).data) == 2
+
+
+@pytest.mark.parametrize("key,value,named", [("flags", [True, 1], "field 'flags'"),
+                                              ("meta", {"vals": [1, "a"]}, "field 'meta'.vals")])
+def test_a_mixed_list_names_its_sample_and_field(key, value, named):
+    with pytest.raises(tacocore.TacoSchemaError) as info:
+        tacocore.Sample(id="s0", path=b"x", **{key: value})
+    assert f"sample 's0' {named}: " in str(info.value)
+    assert "list element 1 has type" in str(info.value)
+
+
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf])
+def test_non_finite_collection_values_round_trip_as_python_writes_them(tmp_path, value, caplog):
+    ref_taco = build(toolbox_model)
+    ref_taco.extend_with({"bench:score": value, "bench:list": [1.5, value]})
+    tacotoolbox.create(ref_taco, str(tmp_path / "ref.tacozip"))
+    ours = build(tacocore).extend_with({"bench:score": value, "bench:list": [1.5, value]})
+    with caplog.at_level("WARNING"):
+        tacocore.create(ours, str(tmp_path / "core.tacozip"))
+    # tacocore reads tacotoolbox's file, and writes the same document
+    for name in ("ref", "core"):
+        got = tacocore.load(str(tmp_path / f"{name}.tacozip")).collection["bench:score"]
+        assert (math.isnan(got) if math.isnan(value) else got == value), name
+        again = tacoreader.load(str(tmp_path / f"{name}.tacozip")).collection["bench:list"]
+        assert again[0] == 1.5
+    texts = [zipfile.ZipFile(tmp_path / f"{n}.tacozip").read("COLLECTION.json").decode() for n in ("ref", "core")]
+    token = "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    assert f'"bench:score": {token}' in texts[0] and f'"bench:score": {token}' in texts[1]
+    # re-written by a conversion: the value stays
+    tacocore.convert(str(tmp_path / "ref.tacozip"), str(tmp_path / "ref_folder"))
+    assert f'"bench:score": {token}' in (tmp_path / "ref_folder" / "COLLECTION.json").read_text()
+
+
+def test_a_collection_value_json_cannot_hold_names_its_key():
+    taco = build(tacocore)
+    with pytest.raises(TypeError, match=r"COLLECTION field 'x:when': .*datetime"):
+        taco.extend_with({"x:ok": 1, "x:when": datetime.datetime(2020, 1, 1)})
+    with pytest.raises(TypeError, match=r"COLLECTION field 'x:blob'"):
+        tacocore.Taco(tacocore.Tortilla([tacocore.Sample(id="a", path=b"a")]),
+                      **COLLECTION_DEFAULTS, **{"x:blob": b"raw"})
