@@ -5,6 +5,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "export_result.hpp"
+#include "format/overwrite_guard.hpp"
 #include "py_common.hpp"
 #include "py_paths.hpp"
 #include "taco/card.hpp"
@@ -76,6 +77,13 @@ void bind_convert(nb::module_& m) {
         },
         "dataset"_a, "format"_a = "md", "dataset_example_path"_a = "",
         "A dataset card as Markdown or self-contained HTML text.");
+    m.def(
+        "check_replaceable_document",
+        [](const std::string& target, const Dataset& ds, const std::string& who) {
+            format::check_replaceable_document(target, ds.sources(), who);
+        },
+        "target"_a, "dataset"_a, "who"_a,
+        "IoError unless an existing `target` is a regular file outside every TACO dataset.");
 }
 
 }  // namespace taco::py

@@ -55,8 +55,18 @@ def _card(input: Any, fmt: str, output: Optional[PathLike],
     if output is None:
         return text
     path = os.fspath(output)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
+    # An existing file is replaced, as tacotoolbox does (README.md by default), but never one of
+    # a dataset's files; the card appears whole or not at all.
+    _core.check_replaceable_document(path, dataset._native, f"generate_{'markdown' if fmt == 'md' else fmt}")
+    staging = f"{path}.tmp-{os.getpid()}"
+    try:
+        with open(staging, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(staging, path)
+    except BaseException:
+        if os.path.exists(staging):
+            os.remove(staging)
+        raise
     return path
 
 

@@ -316,7 +316,8 @@ CatalogResult export_croissant(const Dataset& ds, const fs::path& out_file,
             "no temporal extent in COLLECTION.json (no time column): temporalCoverage left out");
     doc["distribution"] = dist.files;
     doc["recordSet"] = record_sets(ds, dist);
-    catalog::write_json_file(out_file, doc, o.overwrite);
+    catalog::write_json_file(out_file, doc, o.overwrite, ds.sources(),
+                             "export-croissant --overwrite");
     result.path = fs::absolute(out_file).lexically_normal();
     result.items = dist.level_source.size();
     return result;

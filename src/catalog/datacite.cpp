@@ -153,7 +153,8 @@ CatalogResult export_datacite(const Dataset& ds, const fs::path& out_file,
             "geoLocations left out");
     }
     doc["schemaVersion"] = "http://datacite.org/schema/kernel-4";
-    catalog::write_json_file(out_file, doc, o.overwrite);
+    catalog::write_json_file(out_file, doc, o.overwrite, ds.sources(),
+                             "export-datacite --overwrite");
     result.path = fs::absolute(out_file).lexically_normal();
     return result;
 }

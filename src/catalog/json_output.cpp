@@ -2,6 +2,7 @@
 
 #include <fstream>
 
+#include "format/overwrite_guard.hpp"
 #include "io/staged_output.hpp"
 #include "taco/errors.hpp"
 
@@ -9,9 +10,11 @@ namespace fs = std::filesystem;
 
 namespace taco::catalog {
 
-void write_json_file(const fs::path& target, const Json& doc, bool overwrite) {
+void write_json_file(const fs::path& target, const Json& doc, bool overwrite,
+                     const std::vector<fs::path>& sources, std::string_view who) {
     if (fs::is_directory(target))
         throw IoError("refusing to write " + target.string() + ": it is a directory");
+    if (overwrite) format::check_replaceable_document(target, sources, who);
     io::StagedOutput staged(target, overwrite);
     {
         std::ofstream f(staged.staging(), std::ios::binary);

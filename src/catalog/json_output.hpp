@@ -3,6 +3,8 @@
 #pragma once
 
 #include <filesystem>
+#include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -10,7 +12,10 @@ namespace taco::catalog {
 
 using Json = nlohmann::ordered_json;
 
-/// IoError when `target` exists and !overwrite, or when it is a directory.
-void write_json_file(const std::filesystem::path& target, const Json& doc, bool overwrite);
+/// IoError when `target` exists and !overwrite, or when it is a directory; with overwrite, also
+/// when it is part of a TACO dataset, `sources` (the described dataset's files) included
+/// (format::check_replaceable_document; `who` names the writer).
+void write_json_file(const std::filesystem::path& target, const Json& doc, bool overwrite,
+                     const std::vector<std::filesystem::path>& sources, std::string_view who);
 
 }  // namespace taco::catalog

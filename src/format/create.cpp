@@ -1,8 +1,5 @@
 // taco::create: chooses the container, plans the tables and COLLECTION.json, and stages the
 // output so that a failure leaves nothing behind.
-#include <algorithm>
-#include <cctype>
-
 #include "collection/multipart_create.hpp"
 #include "format/collection_json.hpp"
 #include "format/create_session.hpp"
@@ -10,6 +7,9 @@
 #include "format/overwrite_guard.hpp"
 #include "io/staged_output.hpp"
 #include "io/trace.hpp"
+#include "log/messages.hpp"
+#include "model/python_json.hpp"
+#include "model/utf8.hpp"
 #include "taco/errors.hpp"
 #include "taco/writer.hpp"
 
@@ -31,12 +31,36 @@ const char* to_string(ContainerFormat format) {
 
 namespace {
 
+// "x.tacozip/" is x.tacozip (a ZIP), as Python's pathlib reads it for tacotoolbox; without
+// this the empty extension would make it a FOLDER named x.tacozip that every reader takes for a
+// ZIP.
+fs::path without_trailing_slashes(const fs::path& output) {
+    std::string s = output.string();
+    while (s.size() > 1 && s.back() == '/') s.pop_back();
+    return s;
+}
+
+bool has_zip_suffix(const fs::path& output) {
+    const std::string ext = model::ascii_lower(output.extension().string());
+    return ext == ".zip" || ext == ".tacozip";
+}
+
 ContainerFormat resolve_format(const fs::path& output, ContainerFormat requested) {
     if (requested != ContainerFormat::Auto) return requested;
-    std::string ext = output.extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(),
-                   [](unsigned char c) { return std::tolower(c); });
-    return (ext == ".zip" || ext == ".tacozip") ? ContainerFormat::Zip : ContainerFormat::Folder;
+    return has_zip_suffix(output) ? ContainerFormat::Zip : ContainerFormat::Folder;
+}
+
+// tacotoolbox writes a NaN or infinite dataset-level value as Python's json does, and so does
+// tacocore (tacoreader reads it back), but JSON readers outside Python refuse the document.
+void warn_about_non_finite(const format::OrderedJson& doc) {
+    std::string keys;
+    for (const auto& [key, value] : doc.items())
+        if (model::has_non_finite(value)) keys += (keys.empty() ? "'" : ", '") + key + "'";
+    if (keys.empty()) return;
+    log::emit(LogLevel::Warning, "create",
+              "COLLECTION.json field " + keys +
+                  " holds NaN or Infinity: written as Python's json writes it (tacotoolbox "
+                  "and tacoreader do the same), which JSON readers outside Python refuse");
 }
 
 void collect_inputs(const Tortilla& tortilla, std::vector<fs::path>& out) {
@@ -53,18 +77,23 @@ void collect_inputs(const Tortilla& tortilla, std::vector<fs::path>& out) {
 
 CreateResult create(const Taco& taco, const fs::path& output, const CreateOptions& options) {
     if (options.split_size > 0 || !options.group_by.empty()) {
-        return collection::create_parts(taco, output, options);
+        return collection::create_parts(taco, without_trailing_slashes(output), options);
     }
     format::PendingSession db;
     return format::create(taco, output, options, db);
 }
 
-CreateResult format::create(const Taco& taco, const fs::path& output, const CreateOptions& options,
-                            PendingSession& db) {
+CreateResult format::create(const Taco& taco, const fs::path& requested_output,
+                            const CreateOptions& options, PendingSession& db) {
+    const fs::path output = without_trailing_slashes(requested_output);
     ContainerFormat format = resolve_format(output, options.format);
     fs::path target = output;
     if (format == ContainerFormat::Folder) {
-        std::string name = fs::absolute(output).lexically_normal().filename().string();
+        // A directory named `x.tacozip` is taken for a ZIP by every reader (tacoreader fails
+        // on it): like tacotoolbox, a FOLDER asked for as `x.tacozip` is written as `x`, and
+        // CreateResult::path says so.
+        if (has_zip_suffix(target)) target.replace_extension();
+        std::string name = fs::absolute(target).lexically_normal().filename().string();
         if (name == ".tacocat" || name == "DATA" || name == "METADATA") {
             throw IoError("a FOLDER dataset cannot be named '" + name +
                           "' (reserved): " + output.string());
@@ -82,8 +111,9 @@ CreateResult format::create(const Taco& taco, const fs::path& output, const Crea
     {
         io::TraceScope t("create: level tables + json");
         plan.levels = metadata::build_level_tables(taco);
-        plan.collection_json =
-            format::dump_python_style(format::collection_json(taco, plan.levels));
+        const format::OrderedJson doc = format::collection_json(taco, plan.levels);
+        warn_about_non_finite(doc);
+        plan.collection_json = format::dump_python_style(doc);
     }
     for (const auto& level : plan.levels) {
         for (const auto& row : level.rows) {
@@ -102,7 +132,7 @@ CreateResult format::create(const Taco& taco, const fs::path& output, const Crea
                            : format::write_folder_dataset(plan, db, staged.staging());
     } catch (const IoError& e) {
         // The user never sees the staging name: report the output they asked for.
-        throw IoError(staged.as_target(e.what()) + " (nothing was written)");
+        throw IoError(staged.failure(e.what()));
     }
     // What is at the target may have changed while the new dataset was written.
     if (options.overwrite) check_replaceable(target, inputs);

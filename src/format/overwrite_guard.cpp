@@ -98,6 +98,34 @@ void check_against(const fs::path& target, const std::vector<fs::path>& inputs,
 
 }  // namespace
 
+void check_replaceable_document(const fs::path& target, const std::vector<fs::path>& sources,
+                                std::string_view who) {
+    std::error_code ec;
+    const fs::file_status st = fs::symlink_status(target, ec);
+    if (st.type() == fs::file_type::not_found) return;
+    auto refuse_document = [&](const std::string& what) {
+        throw IoError("refusing to overwrite " + target.string() + ": " + what + "; " +
+                      std::string(who) +
+                      " only replaces a regular file that is not part of a TACO dataset");
+    };
+    if (st.type() == fs::file_type::directory) refuse_document("it is a directory");
+    if (st.type() == fs::file_type::symlink) refuse_document("it is a symbolic link");
+    if (st.type() != fs::file_type::regular)
+        refuse_document("it is not a regular file (a device, FIFO or socket)");
+    if (is_taco_zip(target)) refuse_document("it is a TACO ZIP");
+    const fs::path real_target = resolved(target);
+    for (const fs::path& source : sources) {
+        if (within(real_target, resolved(source)))
+            refuse_document("it is part of the dataset being described (" + source.string() + ")");
+    }
+    // Inside any FOLDER dataset or collection index: its files are tables and samples.
+    for (fs::path dir = real_target.parent_path(); !dir.empty(); dir = dir.parent_path()) {
+        if (is_taco_folder(dir) || dir.filename() == ".tacocat")
+            refuse_document("it is inside the TACO dataset " + dir.string());
+        if (dir == dir.root_path()) break;
+    }
+}
+
 void check_replaceable(const fs::path& target, const std::vector<fs::path>& inputs) {
     check_against(target, inputs, {true, "--overwrite"});
 }

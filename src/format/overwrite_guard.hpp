@@ -19,4 +19,11 @@ void check_replaceable(const std::filesystem::path& target,
 void check_replaceable_zip(const std::filesystem::path& target,
                            const std::vector<std::filesystem::path>& inputs, std::string_view who);
 
+/// What a writer of one document about a dataset (Croissant, DataCite, a card) may replace: a
+/// regular file that is not a TACO ZIP, not one of `sources` (the dataset's files), and not
+/// inside a FOLDER dataset or a `.tacocat` index. IoError naming `target` and `who` otherwise.
+void check_replaceable_document(const std::filesystem::path& target,
+                                const std::vector<std::filesystem::path>& sources,
+                                std::string_view who);
+
 }  // namespace taco::format

@@ -74,6 +74,12 @@ StagedOutput::StagedOutput(const fs::path& target, bool overwrite)
         throw IoError("output already exists: " + target_.string() +
                       " (choose another name, or ask to overwrite it)");
     }
+    for (fs::path dir = target_.parent_path();
+         !dir.empty() && fs::symlink_status(dir, ec).type() == fs::file_type::not_found;
+         dir = dir.parent_path()) {
+        created_dirs_.insert(created_dirs_.begin(), dir);
+        if (dir == dir.root_path()) break;
+    }
     fs::create_directories(target_.parent_path(), ec);
     if (ec)
         throw IoError("cannot create directory " + target_.parent_path().string() + ": " +
@@ -90,6 +96,9 @@ StagedOutput::~StagedOutput() {
     if (committed_) return;
     std::error_code ec;
     fs::remove_all(staging_, ec);  // best effort: we are already failing
+    // Innermost first; fs::remove leaves a directory something else has written into.
+    for (auto dir = created_dirs_.rbegin(); dir != created_dirs_.rend(); ++dir)
+        fs::remove(*dir, ec);
 }
 
 void StagedOutput::commit() {
@@ -129,6 +138,13 @@ std::string StagedOutput::as_target(std::string message) const {
          at = message.find(from, at + to.size())) {
         message.replace(at, from.size(), to);
     }
+    return message;
+}
+
+std::string StagedOutput::failure(std::string message) const {
+    message = as_target(std::move(message));
+    if (message.find("nothing was written") == std::string::npos)
+        message += " (nothing was written)";
     return message;
 }
 

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace taco::io {
 
@@ -27,6 +28,9 @@ class StagedOutput {
     /// `message` with every mention of the staging path replaced by the target: the user never
     /// sees the hidden name, only the output they asked for.
     std::string as_target(std::string message) const;
+    /// as_target(message), saying "(nothing was written)" unless it already does (an
+    /// interruption's message does): what a writer reports when it fails before commit().
+    std::string failure(std::string message) const;
     /// Moves the staging path onto the target. With overwrite, an existing target is moved aside
     /// first and removed only after the new one is in place.
     void commit();
@@ -36,6 +40,9 @@ class StagedOutput {
     std::filesystem::path staging_;
     bool overwrite_;
     bool committed_ = false;
+    // The directories the constructor made for the target (outermost first), removed again,
+    // when empty, if nothing is committed: a failed write leaves no trace.
+    std::vector<std::filesystem::path> created_dirs_;
 };
 
 }  // namespace taco::io

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "format/overwrite_guard.hpp"
 #include "io/staged_output.hpp"
 #include "taco/card.hpp"
 #include "taco/errors.hpp"
@@ -18,11 +19,13 @@ struct DocsArgs {
 int run_docs(const DocsArgs& a) {
     CardOptions o;
     o.dataset_example_path = a.example;
-    const std::string card = dataset_card(load(a.dataset), parse_card_format(a.format), o);
+    const Dataset ds = load(a.dataset);
+    const std::string card = dataset_card(ds, parse_card_format(a.format), o);
     if (a.output.empty()) {
         std::cout << card;
         return kExitOk;
     }
+    if (a.overwrite) format::check_replaceable_document(a.output, ds.sources(), "docs --overwrite");
     io::StagedOutput staged(a.output, a.overwrite);
     {
         std::ofstream f(staged.staging(), std::ios::binary);

@@ -1,5 +1,6 @@
 #include "commands.hpp"
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -70,6 +71,19 @@ bool wants_json(const CLI::App* sub) {
 
 }  // namespace
 
+namespace {
+std::atomic<int> g_stopping_signal{0};
+}  // namespace
+
+void set_stopping_signal(int signal) noexcept {
+    g_stopping_signal.store(signal, std::memory_order_relaxed);
+}
+
+int interrupted_exit_code() noexcept {
+    const int signal = g_stopping_signal.load(std::memory_order_relaxed);
+    return 128 + (signal > 0 ? signal : 2);
+}
+
 int run_guarded(Command& cmd) {
     if (cmd.sub) set_error_format(wants_json(cmd.sub), path_argument(cmd.sub));
     try {
@@ -78,11 +92,11 @@ int run_guarded(Command& cmd) {
         return code;
     } catch (const taco::IoError& e) {
         return report_error(e.what(), e.kind(),
-                            taco::io::cancel_requested() ? kExitInterrupted : kExitUsage);
+                            taco::io::cancel_requested() ? interrupted_exit_code() : kExitUsage);
     } catch (const taco::Error& e) {
         // An interrupted DuckDB query ends in a QueryError: still an interruption.
         return report_error(e.what(), e.kind(),
-                            taco::io::cancel_requested() ? kExitInterrupted : kExitInvalid);
+                            taco::io::cancel_requested() ? interrupted_exit_code() : kExitInvalid);
     } catch (const std::invalid_argument& e) {
         return report_error(e.what(), "UsageError", kExitUsage);
     } catch (const std::bad_alloc&) {

@@ -11,12 +11,17 @@
 namespace taco::cli {
 
 /// Exit codes: 0 success; 1 the data is invalid (validation findings, PIT or schema errors);
-/// 2 usage or I/O errors (bad arguments, missing files, unreadable input); 130 interrupted.
+/// 2 usage or I/O errors (bad arguments, missing files, unreadable input); 128 + N stopped by
+/// signal N (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).
 constexpr int kExitOk = 0;
 constexpr int kExitInvalid = 1;
 constexpr int kExitUsage = 2;
-constexpr int kExitLimit = 3;          // a limit was reached: --timeout (USER-GUIDE "Exit codes")
-constexpr int kExitInterrupted = 130;  // stopped by Ctrl-C / SIGTERM, output removed
+constexpr int kExitLimit = 3;  // a limit was reached: --timeout (USER-GUIDE "Exit codes")
+
+/// Records the signal that stopped the work (main.cpp's watcher, before it asks to cancel).
+void set_stopping_signal(int signal) noexcept;
+/// 128 + the signal recorded (130 when none was: an interruption from elsewhere), output removed.
+int interrupted_exit_code() noexcept;
 
 /// One subcommand: `attach` adds its options to the app, `run` executes it after parsing.
 struct Command {

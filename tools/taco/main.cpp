@@ -31,6 +31,7 @@ constexpr int kGraceSeconds = 3;
 void watch_signals(sigset_t set) {
     int sig = 0;
     if (sigwait(&set, &sig) != 0) return;
+    taco::cli::set_stopping_signal(sig);
     taco::io::request_cancel();
     taco::io::run_cancel_hooks();
     const timespec grace{kGraceSeconds, 0};

@@ -182,7 +182,7 @@ int run_read_command(const std::function<int()>& body) {
         return report_error(e.what(), e.kind(), kExitUsage);
     } catch (const QueryError& e) {
         return report_error(e.what(), e.kind(),
-                            io::cancel_requested() ? kExitInterrupted : kExitUsage);
+                            io::cancel_requested() ? interrupted_exit_code() : kExitUsage);
     }
 }
 
