@@ -98,6 +98,9 @@ class Dataset {
     /// The files behind the dataset: {path()} for a loaded one, every input of a concatenation.
     std::vector<std::filesystem::path> sources() const;
     ContainerFormat format() const;
+    /// Whether the rows are a collection's (loaded through its `.tacocat` / `__TACOCAT__` index,
+    /// or a concatenation holding one): format() is then the parts' container, ZIP.
+    bool is_collection() const;
     /// Number of consolidated level tables (views `level0` .. `level{N-1}`).
     size_t level_count() const;
 

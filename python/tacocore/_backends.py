@@ -278,8 +278,8 @@ class TacoDataFrame:
                    current_level=current_level)
 
     @classmethod
-    def _wrap_native(cls, native: "_core.DataFrame") -> "TacoDataFrame":
-        return cls(native, None)
+    def _wrap_native(cls, native: "_core.DataFrame", format_type: Optional[str] = None) -> "TacoDataFrame":
+        return cls(native, None, format_type=format_type)
 
     @staticmethod
     def _from_arrow_data(table):

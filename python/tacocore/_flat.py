@@ -86,7 +86,8 @@ class FlatMixin:
     def navigation_columns(self, describe: bool = False) -> Union[List[str], Dict[str, str]]:
         """The columns navigation and concat rely on for this dataset's container, sorted; with
         ``describe=True`` a dict {column: description}."""
-        columns = NAVIGATION_COLUMNS_BY_FORMAT.get(self.format, frozenset())
+        columns = NAVIGATION_COLUMNS_BY_FORMAT.get(
+            "tacocat" if self._native.is_collection else self.format, frozenset())
         if describe:
             return {c: NAVIGATION_COLUMN_DESCRIPTIONS.get(c, "") for c in sorted(columns)}
         return sorted(columns)
@@ -163,6 +164,27 @@ class FlatMixin:
 
     def __contains__(self, item: Any) -> bool:
         return item in self.to_native()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # The table a view answers as is computed, not stored: `view.columns = [...]` used to
+        # set an attribute nobody reads (the rename silently lost). Only the dataset's own
+        # attributes can be set; editing the table needs the table itself.
+        if name.startswith("_") or hasattr(type(self), name):
+            object.__setattr__(self, name, value)
+            return
+        raise TypeError(
+            f"cannot set '{name}' on a TacoDataset: its table is computed from the view. Take "
+            f"the table with .to_native() (a {self._backend} table) and change that")
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        raise TypeError(
+            f"a TacoDataset does not support item assignment (view[{key!r}] = ...): take the "
+            f"table with .to_native() (a {self._backend} table) and change that")
+
+    def __delitem__(self, key: Any) -> None:
+        raise TypeError(
+            f"a TacoDataset does not support item deletion (del view[{key!r}]): take the table "
+            f"with .to_native() (a {self._backend} table) and change that")
 
     def __getattr__(self, name: str) -> Any:
         # Only reached for names TacoDataset does not have: a 2.4.21 script treating the result

@@ -8,7 +8,7 @@ import os
 from typing import Any, Optional, Sequence, Union
 
 from . import _cache, _core
-from ._exceptions import TacoPathNotFoundError
+from ._exceptions import TacoBackendError, TacoPathNotFoundError
 from ._backends import TacoDataFrame, check_backend, frame_class, get_backend
 from ._flat import FlatMixin
 from ._spacetime import SpaceTimeMixin, StatsMixin
@@ -118,14 +118,23 @@ def concat(datasets: Sequence["TacoDataset"], column_mode: str = "intersection")
     ``internal:parent_id`` are shifted so they stay unique. Metadata is the first input's, with the
     ``taco:pit_schema`` counts summed.
 
-    Raises TacoQueryError for fewer than 2 datasets or an unknown mode, TacoSchemaError when the
-    containers (zip/folder) or tree structures differ or a column navigation needs is missing.
+    Raises TacoQueryError for fewer than 2 datasets or an unknown mode, TacoBackendError when
+    their DataFrame backends differ, TacoSchemaError when the containers (zip/folder) or tree
+    structures differ or a column navigation needs is missing.
     """
     datasets = list(datasets)
     for d in datasets:
         if not isinstance(d, TacoDataset):
             raise TypeError(f"concat() takes TacoDataset objects, got {type(d).__name__}")
         d._check_open()
+    backends = sorted({d._backend for d in datasets})
+    if len(datasets) >= 2 and len(backends) > 1:
+        per_dataset = "\n".join(f"  dataset {i}: {d._backend} ({_shown(d._native.path)})"
+                                 for i, d in enumerate(datasets))
+        raise TacoBackendError(
+            f"Cannot concatenate datasets with different DataFrame backends {backends}:\n"
+            f"{per_dataset}\nLoad them with the same backend (tacocore.use('pyarrow'), or "
+            f"load(..., backend=...)), as tacoreader requires.")
     backend = datasets[0]._backend if datasets else get_backend()
     ds = TacoDataset(_core.concat([d._native for d in datasets], column_mode), backend=backend)
     ds._recipe = ("concat", datasets, column_mode)
@@ -240,11 +249,12 @@ class TacoDataset(FlatMixin, SpaceTimeMixin, StatsMixin):
         logger.debug("sql: %s", query)
         return self._view_of(self._native.sql(query))
 
-    def _view_of(self, native: "_core.Dataset") -> "TacoDataset":
-        """A new view of this dataset (sql(), filter_bbox(), filter_datetime()): same backend,
-        printed as a result table."""
+    def _view_of(self, native: "_core.Dataset", printed_as_table: bool = True) -> "TacoDataset":
+        """A new view of this dataset (sql(), filter_bbox(), filter_datetime()): same backend.
+        A sql() view prints as its result table (tacoreader's sql() returns the table); a
+        filter's view prints as a dataset tree, as tacoreader's filter_* do."""
         view = TacoDataset(native, self)
-        view._sql_view = True
+        view._sql_view = printed_as_table
         return view
 
     @property
@@ -252,13 +262,18 @@ class TacoDataset(FlatMixin, SpaceTimeMixin, StatsMixin):
         """Runs the view; keeps ``internal:gdal_vsi`` but no other internal column. A TacoDataFrame
         of the dataset's backend (pyarrow by default)."""
         self._check_open()
-        return self._own(frame_class(self._backend)._wrap_native(self._native.data()))
+        return self._own(frame_class(self._backend)._wrap_native(self._native.data(), self._frame_format()))
 
     @property
     def data_raw(self) -> "TacoDataFrame":
         """Runs the view keeping every column, internal ones included."""
         self._check_open()
-        return self._own(frame_class(self._backend)._wrap_native(self._native.data_raw()))
+        return self._own(frame_class(self._backend)._wrap_native(self._native.data_raw(), self._frame_format()))
+
+    def _frame_format(self) -> Optional[str]:
+        """What frames call the container: a collection's rows are "tacocat" (tacoreader's
+        format_type), whose navigation columns include internal:source_file."""
+        return "tacocat" if self._native.is_collection else None
 
     def _own(self, frame: "TacoDataFrame") -> "TacoDataFrame":
         """Ties a frame to this view: after close() its reads raise (see TacoDataFrame._check_open)."""

@@ -101,7 +101,7 @@ class SpaceTimeMixin:
         native = _core.filter_bbox(
             self._native, _bound(minx, "minx"), _bound(miny, "miny"), _bound(maxx, "maxx"),
             _bound(maxy, "maxy"), str(geometry_col), _level(level, "filter_bbox"), str(crs))
-        return self._view_of(native)
+        return self._view_of(native, printed_as_table=False)
 
     def filter_datetime(self, datetime_range: DatetimeRange, time_col: str = "auto",
                         level: int = 0):
@@ -117,7 +117,7 @@ class SpaceTimeMixin:
         start, end = time_bounds(datetime_range)
         native = _core.filter_datetime(self._native, start, end, str(time_col),
                                        _level(level, "filter_datetime"))
-        return self._view_of(native)
+        return self._view_of(native, printed_as_table=False)
 
 
 class StatsMixin:

@@ -149,8 +149,12 @@ OpenedDataset open_dataset(const fs::path& path, const std::string& base_path) {
                           ": base_path applies to a TACOCAT collection index "
                           "(.tacocat/ or __TACOCAT__) only");
     }
-    return detect_container(path) == ContainerFormat::Zip ? open_zip_dataset(path)
-                                                          : open_folder_dataset(path);
+    // "x.tacozip/" names the file x.tacozip, as tacoreader reads it (the kernel would refuse
+    // the slash after a file name: ENOTDIR).
+    std::string local = path.string();
+    while (local.size() > 1 && local.back() == '/') local.pop_back();
+    return detect_container(local) == ContainerFormat::Zip ? open_zip_dataset(local)
+                                                           : open_folder_dataset(local);
 }
 
 }  // namespace taco::format

@@ -14,7 +14,9 @@ const std::string& Cascade::level_sql(size_t k) const {
 
 bool shown_in_data(std::string_view name, bool cascade) {
     if (name.rfind("internal:", 0) != 0 || name == "internal:gdal_vsi") return true;
-    return cascade && (name == "internal:current_id" || name == "internal:parent_id");
+    // A collection's rows also keep the part they come from (tacoreader's data after a cascade).
+    return cascade && (name == "internal:current_id" || name == "internal:parent_id" ||
+                       name == "internal:source_file");
 }
 
 std::shared_ptr<const metadata::ResultTable> Cascade::children(DatasetContext& ctx, size_t level,
@@ -34,10 +36,12 @@ std::shared_ptr<const metadata::ResultTable> Cascade::children(DatasetContext& c
         }
         table = tables_[level];
     }
+    // Every column of the level, internal ones included: tacoreader's children after a cascade
+    // are rows of the level table (internal:offset / size / relative_path with them), not of a
+    // __meta__.
     return metadata::ResultTable::fetch(
         ctx.db,
-        "SELECT * FROM " + table + " WHERE \"internal:parent_id\" = " + std::to_string(parent_id),
-        [](const std::string& name) { return shown_in_data(name, true); });
+        "SELECT * FROM " + table + " WHERE \"internal:parent_id\" = " + std::to_string(parent_id));
 }
 
 }  // namespace taco::query

@@ -27,9 +27,10 @@ class Cascade {
     size_t depth() const { return levels_.size(); }
 
     /// The surviving children (at `level`) of the sample whose internal:current_id is
-    /// `parent_id`, in storage order, with the columns data() shows plus internal:current_id and
-    /// internal:parent_id. The level's survivors are computed once, on first use, into a temporary
-    /// table of the dataset's connection. QueryError/FormatError as data().
+    /// `parent_id`, in storage order, with every column of the level (tacoreader's children
+    /// after a cascade: internal:offset, internal:size, internal:relative_path too). The level's
+    /// survivors are computed once, on first use, into a temporary table of the dataset's
+    /// connection. QueryError/FormatError as data().
     std::shared_ptr<const metadata::ResultTable> children(DatasetContext& ctx, size_t level,
                                                           int64_t parent_id) const;
 
@@ -40,7 +41,8 @@ class Cascade {
 };
 
 /// Which columns data() keeps: no internal:* but internal:gdal_vsi, and with a cascade also the
-/// ids navigation uses to find a row's surviving children.
+/// ids navigation uses to find a row's surviving children and a collection's
+/// internal:source_file, as tacoreader's data() does.
 bool shown_in_data(std::string_view name, bool cascade);
 
 }  // namespace taco::query

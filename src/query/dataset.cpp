@@ -126,6 +126,20 @@ std::vector<std::filesystem::path> Dataset::sources() const {
 ContainerFormat Dataset::format() const {
     return ctx_->source.format;
 }
+
+namespace {
+bool holds_collection(const query::DatasetContext& ctx) {
+    if (ctx.parts) return true;
+    if (!ctx.concat) return false;
+    for (const query::ConcatPart& part : ctx.concat->parts)
+        if (holds_collection(*part.ctx)) return true;
+    return false;
+}
+}  // namespace
+
+bool Dataset::is_collection() const {
+    return holds_collection(*ctx_);
+}
 size_t Dataset::level_count() const {
     return ctx_->source.levels.size();
 }
@@ -162,7 +176,7 @@ std::string Dataset::compose(const std::string& query) const {
     if (!query::names_flat_view(query)) return query::bind_data_view(view_sql_, query);
     query::ensure_flat_views(*ctx_);
     // The catalog's l0..lN show every row; after a filter they follow the current view's rows.
-    if (level_ == 0 && view_sql_ != "SELECT * FROM level0") {
+    if (level_ == 0 && (view_sql_ != "SELECT * FROM level0" || cascade_)) {
         // The view's rows are found in level 0 by internal:current_id, or by id when the view
         // dropped it (binding only; a view that does not bind fails later, at data()).
         std::string key = "internal:current_id";
@@ -180,8 +194,8 @@ std::string Dataset::compose(const std::string& query) const {
             }
             key = "id";
         }
-        return query::bind_data_view(view_sql_, query,
-                                     query::filtered_flat_ctes(ctx_->level_columns, key));
+        return query::bind_data_view(
+            view_sql_, query, query::filtered_flat_ctes(ctx_->level_columns, key, cascade_.get()));
     }
     return query::bind_data_view(view_sql_, query);
 }

@@ -1,6 +1,7 @@
 // Flat views l0..lN (tacoreader 2.4.x `_flat_views.py`), with the same column names and order.
 #include "query/flat_views.hpp"
 
+#include "query/cascade.hpp"
 #include "query/dataset_context.hpp"
 #include "query/level_revalidation.hpp"
 
@@ -71,15 +72,18 @@ void ensure_flat_views(DatasetContext& ctx) {
 }
 
 std::string filtered_flat_ctes(const std::vector<std::vector<ColumnType>>& level_columns,
-                               const std::string& key) {
+                               const std::string& key, const Cascade* cascade) {
     if (level_columns.empty() || !has_column(level_columns[0], kCurrentId)) return "";
     const std::string id = quote_identifier(key);
-    // Level 0 restricted to the kept rows; deeper levels follow through the inner joins.
+    // Level 0 restricted to the kept rows; deeper levels follow through the inner joins, each
+    // from a cascade's survivors where a cascade filter pruned it (tacoreader's flatten() after
+    // filter_*(level=N) lists only the matching descendants).
     std::string ctes = "__taco_flat0 AS (SELECT * FROM level0 WHERE " + id +
                        " IN (SELECT __taco_kept." + id + " FROM data __taco_kept))";
     for (size_t i = 1; i < level_columns.size(); ++i) {
-        ctes += ", __taco_flat" + std::to_string(i) + " AS (SELECT * FROM level" +
-                std::to_string(i) + ")";
+        const std::string survivors = cascade ? cascade->level_sql(i) : std::string();
+        ctes += ", __taco_flat" + std::to_string(i) + " AS (" +
+                (survivors.empty() ? "SELECT * FROM level" + std::to_string(i) : survivors) + ")";
     }
     for (size_t i = 0; i < level_columns.size(); ++i) {
         const std::string sql = flat_view_sql(level_columns, i, "__taco_flat");

@@ -25,6 +25,7 @@ void define_flat_views(metadata::DuckSession& db,
                        const std::vector<std::vector<ColumnType>>& level_columns);
 
 struct DatasetContext;
+class Cascade;
 
 /// Defines the flat views in `ctx`'s connection once (under its lock): load() does not pay for
 /// views most datasets never use.
@@ -34,8 +35,9 @@ void ensure_flat_views(DatasetContext& ctx);
 /// the rows of the current view `data` and their descendants, matched on column `key` of level 0
 /// (internal:current_id, or id when the view dropped it). The key is read from `data` by table
 /// alias, so a view without it is a binder error naming the column, never a silent correlated
-/// reference. Empty when level 0 has no internal:current_id.
+/// reference. With a `cascade`, each level it pruned comes from its survivors. Empty when level
+/// 0 has no internal:current_id.
 std::string filtered_flat_ctes(const std::vector<std::vector<ColumnType>>& level_columns,
-                               const std::string& key);
+                               const std::string& key, const Cascade* cascade = nullptr);
 
 }  // namespace taco::query

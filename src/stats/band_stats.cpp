@@ -149,9 +149,10 @@ std::vector<BandSummary> Dataset::band_stats(const std::vector<size_t>& bands, s
         BandSummary s;
         s.band = band;
         // Every row must have the band and the same layout for it.
-        size_t length = 0;
+        size_t length = 0, first_position = 0;
         const Row* first = nullptr;
-        for (const Row& row : table) {
+        for (size_t position = 0; position < table.size(); ++position) {
+            const Row& row = table[position];
             if (band >= row.bands.size()) {
                 throw QueryError(where + ": band " + std::to_string(band) +
                                  " is out of range: sample " + row.id + " has " +
@@ -161,13 +162,27 @@ std::vector<BandSummary> Dataset::band_stats(const std::vector<size_t>& bands, s
             const size_t n = row.bands[band].size();
             if (!first) {
                 first = &row;
+                first_position = position;
                 length = n;
             } else if (n != length) {
-                throw SchemaError(where + ": '" + std::string(kStats) + "' of band " +
-                                  std::to_string(band) + " has " + std::to_string(n) +
-                                  " values in sample " + row.id + " but " + std::to_string(length) +
-                                  " in sample " + first->id +
-                                  "; every row must use the same layout");
+                // Below level 0 ids repeat under each parent: rows are also named by position,
+                // and the way out is to pool one sample id (tacoreader asks for it there).
+                const bool deep = level > 0 && id.empty();
+                auto named = [&](const Row& r, size_t at) {
+                    return "sample " + r.id + (deep ? " (row " + std::to_string(at) + ")" : "");
+                };
+                throw SchemaError(
+                    where + ": '" + std::string(kStats) + "' of band " + std::to_string(band) +
+                    " has " + std::to_string(n) + " values in " + named(row, position) + " but " +
+                    std::to_string(length) + " in " + named(*first, first_position) +
+                    "; every row must use the same layout" +
+                    (deep ? ". Level " + std::to_string(level) +
+                                " holds samples of different layouts under different parents: "
+                                "pass id='...' (a sample id of level " +
+                                std::to_string(level - 1) +
+                                ") to pool the children of one "
+                                "of them, as tacoreader requires there"
+                          : ""));
             }
         }
         if (length == 0) {

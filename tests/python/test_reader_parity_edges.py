@@ -1,0 +1,142 @@
+"""Where tacocore's reader behaved differently from tacoreader 2.4.21 on the same files (found by a
+parity hunt, 2026-11-29): each test runs the same calls through both and compares.
+
+- flatten() after a cascade filter lists only the matching descendants;
+- read() below a cascade keeps the level table's internal columns (offset, size, relative path);
+- a collection's frames say format "tacocat", navigation_columns() lists internal:source_file and
+  data() after a cascade keeps it;
+- concat() of datasets with different DataFrame backends is a TacoBackendError;
+- "x.tacozip/" loads x.tacozip;
+- stats_* at level > 0 without id on samples of different layouts says to pass an id;
+- a filtered dataset prints as a dataset tree (a sql() view prints its table);
+- setting an attribute or item on a sql() view raises, naming to_native() (a rename was lost).
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+import tacocore
+import tacoreader  # the reference reader; make setup installs it
+from tacoreader._exceptions import TacoBackendError as ReferenceBackendError
+
+from conftest import COLLECTION_DEFAULTS
+
+
+def ids(table, column="id") -> list:
+    return table.column(column).to_pylist()
+
+
+@pytest.mark.parametrize("key", ["reader-zip-nested", "reader-folder-nested"])
+def test_flatten_after_a_cascade_lists_only_matching_descendants(fixture_paths, key):
+    path = fixture_paths[key]
+    for when in ("2023-01-31", "2023-01-01/2023-12-31"):
+        ref = tacoreader.load(path).filter_datetime(when, level=1).flatten()
+        got = tacocore.load(path).filter_datetime(when, level=1).flatten()
+        pairs = lambda t: sorted(zip(ids(t, "l0:id"), ids(t, "l1:id")))  # noqa: E731
+        assert pairs(got) == pairs(ref)
+    # the bug made the cascade invisible here: every child of a kept parent came back
+    narrowed = tacocore.load(path).filter_datetime("2023-01-31", level=1).flatten()
+    assert narrowed.num_rows < tacocore.load(path).flatten().num_rows
+
+
+@pytest.mark.parametrize("key", ["reader-zip-nested", "reader-folder-nested"])
+def test_children_below_a_cascade_keep_the_level_columns(fixture_paths, key):
+    path = fixture_paths[key]
+    # by id: tacoreader's cascade reorders level 0 (americas first), tacocore keeps storage order
+    ref = tacoreader.load(path).filter_datetime("2023-01-31", level=1).read("europe").to_arrow()
+    got = tacocore.load(path).filter_datetime("2023-01-31", level=1).read("europe").to_arrow()
+    assert got.column_names == ref.column_names
+    for name in ("id", "internal:offset", "internal:size", "internal:relative_path"):
+        if name in ref.column_names:
+            assert got.column(name).to_pylist() == ref.column(name).to_pylist(), name
+
+
+def write_collection(tmp_path, n=6):
+    parts_dir = tmp_path / "parts"
+    samples = [tacocore.Sample(id=f"s{i}", path=bytes([i]) * 64, region="eu" if i % 2 else "us")
+               for i in range(n)]
+    taco = tacocore.Taco(tacocore.Tortilla(samples), **COLLECTION_DEFAULTS)
+    tacocore.create(taco, parts_dir / "c.tacozip", split_size="200B")
+    assert (parts_dir / ".tacocat").is_dir()
+    return parts_dir
+
+
+def test_a_collection_is_tacocat_to_frames_and_navigation(tmp_path):
+    parts_dir = write_collection(tmp_path)
+    ref = tacoreader.load(str(parts_dir))
+    got = tacocore.load(str(parts_dir))
+    assert got.navigation_columns() == ref.navigation_columns()
+    assert "internal:source_file" in got.navigation_columns()
+    assert repr(got.data).splitlines()[-1] == repr(ref.data).splitlines()[-1]
+    assert "format=tacocat" in repr(got.data)
+    assert got.format == "zip"  # the parts' container, as documented
+    # a plain ZIP stays "zip"
+    one = tacocore.load(str(next(parts_dir.glob("*.tacozip"))))
+    assert "format=zip" in repr(one.data) and "internal:source_file" not in one.navigation_columns()
+
+
+def test_data_after_a_cascade_on_a_collection_keeps_the_source_file(tmp_path, fixture_paths):
+    # a nested collection: two parts of the nested fixture
+    nested = tacocore.load(fixture_paths["reader-zip-nested"])
+    assert "internal:source_file" not in nested.filter_datetime("2023-01-31", level=1).data.to_arrow().column_names
+    parts_dir = tmp_path / "nested_parts"
+    parts_dir.mkdir()
+    for name in ("a", "b"):
+        shutil.copy(fixture_paths["reader-zip-nested"], parts_dir / f"{name}.tacozip")
+    tacocore.create_tacocat([parts_dir / "a.tacozip", parts_dir / "b.tacozip"], parts_dir)
+    for reader in (tacoreader, tacocore):
+        view = reader.load(str(parts_dir)).filter_datetime("2023-01-31", level=1)
+        columns = view.data.columns if reader is tacoreader else view.data.to_arrow().column_names
+        assert "internal:source_file" in columns, reader.__name__
+
+
+def test_concat_of_different_backends_is_refused_as_tacoreader_does(fixture_paths):
+    path = fixture_paths["reader-zip-flat"]
+    with pytest.raises(ReferenceBackendError):
+        tacoreader.concat([tacoreader.load(path), tacoreader.load(path, backend="pandas")])
+    with pytest.raises(tacocore.TacoBackendError, match="different DataFrame backends"):
+        tacocore.concat([tacocore.load(path), tacocore.load(path, backend="pandas")])
+    assert len(tacocore.concat([tacocore.load(path), tacocore.load(path)]).data) == 10
+
+
+def test_a_trailing_slash_after_a_zip_name_loads_the_zip(fixture_paths):
+    path = fixture_paths["reader-zip-flat"]
+    assert len(tacocore.load(path + "/").data) == len(tacoreader.load(path + "/").data) == 5
+    with pytest.raises(tacocore.TacoIOError):
+        tacocore.load(path + "-missing/")
+
+
+def test_stats_below_level_0_on_mixed_layouts_asks_for_an_id(fixture_paths):
+    ds = tacocore.load(fixture_paths["reader-zip-nested"])
+    with pytest.raises(tacocore.TacoSchemaError) as info:
+        ds.stats_categorical(0, level=1)
+    message = str(info.value)
+    assert "pass id='...'" in message and "(row " in message
+
+
+def test_a_filtered_dataset_prints_as_a_dataset_tree(fixture_paths):
+    ds = tacocore.load(fixture_paths["reader-zip-flat"])
+    view = ds.filter_datetime("2023-01-01/2023-02-15")
+    assert repr(view).startswith("<TacoDataset '")
+    assert "pyarrow.Table" not in repr(view)
+    # a sql() view still prints its table, as tacoreader's sql() result does
+    assert "pyarrow.Table" in repr(ds.sql("SELECT id FROM data"))
+    assert "pyarrow.Table" in repr(view.sql("SELECT id FROM data"))
+
+
+def test_editing_a_sql_view_as_a_table_says_how_instead_of_losing_the_edit(fixture_paths):
+    view = tacocore.load(fixture_paths["reader-zip-flat"], backend="pandas").sql(
+        "SELECT id, cloud_cover FROM data ORDER BY id")
+    with pytest.raises(TypeError, match=r"to_native\(\)"):
+        view.columns = ["sample", "cc"]
+    with pytest.raises(TypeError, match=r"to_native\(\)"):
+        view["frac"] = 1
+    with pytest.raises(TypeError, match=r"to_native\(\)"):
+        del view["id"]
+    table = view.to_native().copy()  # the way: the table is the backend's own frame
+    table.columns = ["sample", "cc"]
+    assert list(table.columns) == ["sample", "cc"]
+    assert list(view.columns) == ["id", "cloud_cover"]
