@@ -15,6 +15,7 @@
 #include "query/vsi_path.hpp"
 #include "taco/convert.hpp"
 #include "taco/errors.hpp"
+#include "taco/validate.hpp"
 
 namespace fs = std::filesystem;
 
@@ -27,6 +28,34 @@ ContainerFormat resolve_format(const fs::path& output, ContainerFormat requested
     std::transform(ext.begin(), ext.end(), ext.begin(),
                    [](unsigned char c) { return std::tolower(c); });
     return (ext == ".zip" || ext == ".tacozip") ? ContainerFormat::Zip : ContainerFormat::Folder;
+}
+
+// Every error finding counts, but one: the reference writer's level >= 1 offsets point at
+// another folder's entries when folder ids are not sorted (FORMAT.md §4.3, `nested.tacozip`),
+// and conversions locate children through `__meta__` and write correct offsets.
+bool blocks_conversion(const Finding& f) {
+    if (f.severity != Severity::Error) return false;
+    return !(f.code == "zip.offset-mismatch" && f.location.rfind("METADATA/level", 0) == 0 &&
+             f.location.rfind("METADATA/level0.", 0) != 0);
+}
+
+// The first findings that block, for a refusal that names them; "" when none does.
+std::string first_errors(const ValidationReport& report, const std::string& staged_name = "",
+                         const std::string& shown_name = "") {
+    std::string out;
+    size_t listed = 0, errors = 0;
+    for (const Finding& f : report.findings) {
+        if (!blocks_conversion(f)) continue;
+        ++errors;
+        if (listed++ >= 3) continue;
+        std::string line = f.location + ": " + f.message + " [" + f.code + "]";
+        for (size_t at = staged_name.empty() ? std::string::npos : line.find(staged_name);
+             at != std::string::npos; at = line.find(staged_name, at + shown_name.size()))
+            line.replace(at, staged_name.size(), shown_name);
+        out += (out.empty() ? "" : "; ") + line;
+    }
+    if (errors > 3) out += "; and " + std::to_string(errors - 3) + " more";
+    return out;
 }
 
 // Bytes to copy, where the paths say it without opening anything (ZIP sources).
@@ -84,7 +113,20 @@ ExportResult run_export(const Dataset& view, const fs::path& output, const Expor
         }
     } catch (const IoError& e) {
         // The user never sees the staging name: report the output they asked for.
-        throw IoError(staged.as_target(e.what()) + " (nothing was written)");
+        throw IoError(staged.failure(e.what()));
+    }
+    if (!keep_collection) {
+        // An export copies what the view selects without re-deriving everything (the PIT
+        // schema's shape, the ids of every level): a damaged source could make an invalid
+        // dataset. Checked before it replaces anything (convert checks its input instead).
+        const std::string errors =
+            first_errors(validate(staged.staging()), staged.staging().string(), output.string());
+        if (!errors.empty()) {
+            throw FormatError(name +
+                              ": the exported dataset would not be valid, so nothing was written "
+                              "(the source is damaged; `taco validate " +
+                              name + "` lists its errors): " + errors);
+        }
     }
     if (options.overwrite) format::check_replaceable(output, inputs);
     staged.commit();
@@ -117,6 +159,17 @@ ExportResult export_dataset(const Dataset& view, const fs::path& output,
 ExportResult convert_dataset(const fs::path& input, const fs::path& output,
                              const ExportOptions& options) {
     const Dataset ds = load(input);
+    // A conversion promises every sample, byte and value: an input the validator finds errors
+    // in (a parent id pointing nowhere, two siblings with one id, an offset outside its entry, a
+    // PIT schema the tables contradict) would be copied with samples missing or wrong. The
+    // check reads the metadata, not the samples' bytes (~5% of a conversion).
+    const std::string errors = first_errors(validate(input));
+    if (!errors.empty()) {
+        throw FormatError(input.string() +
+                          ": not a valid TACO dataset, so it cannot be converted losslessly "
+                          "(nothing was written; `taco validate` lists every error): " +
+                          errors);
+    }
     ExportOptions opts = options;
     if (opts.format == ContainerFormat::Auto) {
         // A `.zip` / `.tacozip` name means ZIP; any other name means the other container.

@@ -242,6 +242,7 @@ std::shared_ptr<DatasetContext> make_context(format::OpenedDataset opened, Stage
     }
     if (!ctx->level_files.empty()) {
         const format::ParquetFooter* footer = footer0 ? &*footer0 : nullptr;
+        check_level_count(src);
         check_root_count(src, db, ctx->level_files[0], footer);
         check_level0_ids(src, db, ctx->level_files[0], footer);
     }

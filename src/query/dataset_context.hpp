@@ -102,6 +102,9 @@ struct DatasetContext {
     /// load()'s per-query time limit in seconds (0: none), and whether the last query hit it.
     double query_timeout = 0;
     std::atomic<bool> timed_out{false};
+    /// load(..., sandbox): DuckDB may read only the level tables and /proc/self/fd copies, so
+    /// navigation reads a FOLDER dataset's `__meta__` through an in-memory copy (sandbox.cpp).
+    bool sandboxed = false;
     /// The flat views l0..lN are created by the first sql() that names one (flat_views.hpp).
     bool flat_views_defined = false;
 

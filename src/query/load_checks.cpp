@@ -19,6 +19,20 @@ void check_root_count(const format::OpenedDataset& src, metadata::DuckSession& d
     }
 }
 
+void check_level_count(const format::OpenedDataset& src) {
+    const size_t declared = src.collection.pit.hierarchy.size() + 1;
+    if (src.levels.size() >= declared) return;
+    const std::string missing =
+        src.format == ContainerFormat::Folder
+            ? "METADATA/level" + std::to_string(src.levels.size()) + ".parquet is missing"
+            : "there are only " + std::to_string(src.levels.size()) + " level tables";
+    throw FormatError(src.path.string() + ": COLLECTION.json taco:pit_schema describes " +
+                      std::to_string(declared) + " levels (0.." + std::to_string(declared - 1) +
+                      "), but " + missing +
+                      "; the samples of the missing levels would be lost (a damaged or "
+                      "incomplete dataset)");
+}
+
 void check_level0_ids(const format::OpenedDataset& src, metadata::DuckSession& db,
                       const std::string& level0, const format::ParquetFooter* footer) {
     if (footer) {

@@ -18,6 +18,11 @@ namespace taco::query {
 void check_root_count(const format::OpenedDataset& src, metadata::DuckSession& db,
                       const std::string& level0, const format::ParquetFooter* footer = nullptr);
 
+/// FormatError when taco:pit_schema describes deeper levels than the dataset has tables for
+/// (a METADATA/levelK.parquet missing, or a header without its slot): their samples would be
+/// silently absent from every read, convert and export.
+void check_level_count(const format::OpenedDataset& src);
+
 /// FormatError naming the level-0 table and the first row whose `id` is NULL. Every reader view
 /// hides rows by their id (`__TACOPAD__*` is padding), and a NULL id would be hidden with them:
 /// a real sample silently gone. Writers never produce one (ids are validated), so such a table

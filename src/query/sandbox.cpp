@@ -33,12 +33,19 @@ void apply_load_options(DatasetContext& ctx, const LoadOptions& options) {
         dirs += (dirs.empty() ? "" : ", ") + directory_literal(dir);
     };
     add("/proc/self/fd");
-    if (ctx.source.format == ContainerFormat::Folder) {
-        add(ctx.source.path.string());
-        add(fs::absolute(ctx.source.path).lexically_normal().string());
-        add(ctx.source.vsi_root);
-    }
     ctx.db.exec("SET allowed_directories = [" + dirs + "]");
+    if (ctx.source.format == ContainerFormat::Folder) {
+        // A FOLDER dataset's level tables by name, not its directory: a directory let a query
+        // read any file through a symbolic link placed in the dataset (`root -> /`). Its
+        // `__meta__` files are read through in-memory copies (navigation.cpp), as a ZIP's are.
+        std::string files;
+        for (const std::string& file : ctx.level_files) {
+            if (file.rfind("/proc/self/fd/", 0) == 0 || !model::is_valid_utf8(file)) continue;
+            files += (files.empty() ? "" : ", ") + metadata::quote_literal(file);
+        }
+        if (!files.empty()) ctx.db.exec("SET allowed_paths = [" + files + "]");
+    }
+    ctx.sandboxed = true;
     ctx.db.exec("SET enable_external_access = false");
     ctx.db.exec("SET allow_community_extensions = false");
     ctx.db.exec("SET lock_configuration = true");
