@@ -86,8 +86,7 @@ class FlatMixin:
     def navigation_columns(self, describe: bool = False) -> Union[List[str], Dict[str, str]]:
         """The columns navigation and concat rely on for this dataset's container, sorted; with
         ``describe=True`` a dict {column: description}."""
-        columns = NAVIGATION_COLUMNS_BY_FORMAT.get(
-            "tacocat" if self._native.is_collection else self.format, frozenset())
+        columns = NAVIGATION_COLUMNS_BY_FORMAT.get(self._frame_format() or self.format, frozenset())
         if describe:
             return {c: NAVIGATION_COLUMN_DESCRIPTIONS.get(c, "") for c in sorted(columns)}
         return sorted(columns)

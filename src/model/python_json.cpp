@@ -23,10 +23,11 @@ const std::array<Token, 3> kTokens = {{
     {"NaN", std::numeric_limits<double>::quiet_NaN()},
 }};
 
-template <typename Json>
-void restore(Json& v) {
+}  // namespace
+
+void restore_non_finite(nlohmann::ordered_json& v) {
     if (v.is_string()) {
-        const std::string& s = v.template get_ref<const std::string&>();
+        const std::string& s = v.get_ref<const std::string&>();
         if (s.size() <= kMarkerPrefix.size() || s.compare(0, kMarkerPrefix.size(), kMarkerPrefix))
             return;
         const std::string_view name = std::string_view(s).substr(kMarkerPrefix.size());
@@ -37,11 +38,9 @@ void restore(Json& v) {
             }
         }
     } else if (v.is_structured()) {
-        for (auto& item : v) restore(item);
+        for (auto& item : v) restore_non_finite(item);
     }
 }
-
-}  // namespace
 
 bool mark_non_finite_tokens(std::string& text) {
     if (text.find(kMarkerPrefixEscaped) != std::string::npos) return false;
@@ -79,13 +78,6 @@ bool mark_non_finite_tokens(std::string& text) {
     out.append(text, copied, std::string::npos);
     text = std::move(out);
     return true;
-}
-
-void restore_non_finite(nlohmann::ordered_json& doc) {
-    restore(doc);
-}
-void restore_non_finite(nlohmann::json& doc) {
-    restore(doc);
 }
 
 bool has_non_finite(const nlohmann::ordered_json& doc) {

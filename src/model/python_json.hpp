@@ -18,7 +18,6 @@ bool mark_non_finite_tokens(std::string& text);
 
 /// Turns the marker strings left by mark_non_finite_tokens back into NaN / ±infinity.
 void restore_non_finite(nlohmann::ordered_json& doc);
-void restore_non_finite(nlohmann::json& doc);
 
 /// Whether a number anywhere in `doc` is NaN or infinite (Python's tokens when written).
 bool has_non_finite(const nlohmann::ordered_json& doc);

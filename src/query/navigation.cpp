@@ -201,6 +201,18 @@ std::string meta_where(const std::string& id, const std::string& meta) {
     return "__meta__ of FOLDER '" + id + "' (" + meta + ")";
 }
 
+// The children table of a `__meta__` DuckDB reads from an in-memory copy of bytes
+// [offset, offset + size) of `source`: a ZIP's entry, a remote file, or a local file in a
+// sandbox (which lets DuckDB read only the level tables, sandbox.cpp).
+std::shared_ptr<const metadata::ResultTable> children_through_copy(
+    DatasetContext& ctx, io::ByteSource& source, uint64_t offset, uint64_t size,
+    const std::string& where, const std::string* archive, const std::string& dir) {
+    io::MemFd bytes("taco-meta");
+    source.copy_to_fd(offset, size, bytes.fd(), where);
+    return fetch_children(ctx, "read_parquet(" + quote_literal(bytes.proc_path()) + ")", where,
+                          archive, dir);
+}
+
 std::shared_ptr<const metadata::ResultTable> read_meta(DatasetContext& ctx,
                                                        std::string_view folder_vsi,
                                                        std::string_view folder_id) {
@@ -208,24 +220,17 @@ std::shared_ptr<const metadata::ResultTable> read_meta(DatasetContext& ctx,
     if (const auto ref = parse_vsi_subfile(folder_vsi)) {
         bool legacy = false;
         if (auto children = legacy_children(ctx, *ref, id, legacy)) return children;
-        const std::string where = meta_where(id, *ref);
-        auto source = archive_for(ctx, ref->root);
-        io::MemFd bytes("taco-meta");
-        source->copy_to_fd(ref->offset, ref->size, bytes.fd(), where);
         const std::string archive(ref->root);
-        return fetch_children(ctx, "read_parquet(" + quote_literal(bytes.proc_path()) + ")", where,
-                              &archive, "");
+        return children_through_copy(ctx, *archive_for(ctx, ref->root), ref->offset, ref->size,
+                                     meta_where(id, *ref), &archive, "");
     }
     const std::string meta = meta_path_of(folder_vsi);
     const std::string dir = meta.substr(0, meta.size() - kMeta.size());
     check_inside_dataset(ctx, meta, true, [&] { return "'" + id + "'"; });
     if (is_remote(meta)) {
-        const std::string where = meta_where(id, meta);
         auto source = fetch_remote_file(meta);
-        io::MemFd bytes("taco-meta");
-        source->copy_to_fd(0, source->size(), bytes.fd(), where);
-        return fetch_children(ctx, "read_parquet(" + quote_literal(bytes.proc_path()) + ")", where,
-                              nullptr, dir);
+        return children_through_copy(ctx, *source, 0, source->size(), meta_where(id, meta), nullptr,
+                                     dir);
     }
     std::error_code ec;
     if (!fs::is_regular_file(meta, ec)) {
@@ -233,13 +238,9 @@ std::shared_ptr<const metadata::ResultTable> read_meta(DatasetContext& ctx,
                           "' has no __meta__ file (expected " + meta + ")");
     }
     if (ctx.sandboxed) {
-        // The sandbox lets DuckDB read the level tables only (sandbox.cpp): a copy it can read.
-        const std::string where = meta_where(id, meta);
         auto source = io::open_local_source(meta);
-        io::MemFd bytes("taco-meta");
-        source->copy_to_fd(0, source->size(), bytes.fd(), where);
-        return fetch_children(ctx, "read_parquet(" + quote_literal(bytes.proc_path()) + ")", where,
-                              nullptr, dir);
+        return children_through_copy(ctx, *source, 0, source->size(), meta_where(id, meta), nullptr,
+                                     dir);
     }
     return fetch_children(ctx, "read_parquet(" + quote_literal(meta) + ")", meta_where(id, meta),
                           nullptr, dir);

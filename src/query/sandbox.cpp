@@ -1,20 +1,8 @@
 #include "query/sandbox.hpp"
 
-#include <filesystem>
-
 #include "model/utf8.hpp"
 
-namespace fs = std::filesystem;
-
 namespace taco::query {
-namespace {
-
-std::string directory_literal(std::string dir) {
-    if (dir.empty() || dir.back() != '/') dir += '/';
-    return metadata::quote_literal(dir);
-}
-
-}  // namespace
 
 void apply_load_options(DatasetContext& ctx, const LoadOptions& options) {
     ctx.query_timeout = options.timeout;
@@ -23,17 +11,10 @@ void apply_load_options(DatasetContext& ctx, const LoadOptions& options) {
     std::lock_guard lock(ctx.db_mutex);  // settings only: the level tables are not read here
     if (!memory.empty()) ctx.db.exec("SET memory_limit = " + metadata::quote_literal(memory));
     if (!options.sandbox) return;
-    // What the views and navigation read: a FOLDER dataset's directory (as given, absolute, and
-    // resolved), and for a ZIP the in-memory copies of its tables (/proc/self/fd/N).
-    std::string dirs;
-    auto add = [&](const std::string& dir) {
-        // A directory whose path is not UTF-8 cannot be a SQL literal; it is read through its
-        // anchor, /proc/self/fd/N (paths/path_anchor.hpp), which the first entry allows.
-        if (!model::is_valid_utf8(dir)) return;
-        dirs += (dirs.empty() ? "" : ", ") + directory_literal(dir);
-    };
-    add("/proc/self/fd");
-    ctx.db.exec("SET allowed_directories = [" + dirs + "]");
+    // What the views and navigation read through descriptors: a ZIP's tables and every
+    // `__meta__` copied to memory, and a directory whose path is not UTF-8 (it cannot be a SQL
+    // literal) through its anchor (paths/path_anchor.hpp).
+    ctx.db.exec("SET allowed_directories = ['/proc/self/fd/']");
     if (ctx.source.format == ContainerFormat::Folder) {
         // A FOLDER dataset's level tables by name, not its directory: a directory let a query
         // read any file through a symbolic link placed in the dataset (`root -> /`). Its

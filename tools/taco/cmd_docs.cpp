@@ -1,10 +1,8 @@
 // `taco docs DATASET --format md|html [--output FILE]`: a dataset card (stdout by default).
-#include <fstream>
 #include <iostream>
 
+#include "catalog/json_output.hpp"
 #include "commands.hpp"
-#include "format/overwrite_guard.hpp"
-#include "io/staged_output.hpp"
 #include "taco/card.hpp"
 #include "taco/errors.hpp"
 
@@ -25,15 +23,7 @@ int run_docs(const DocsArgs& a) {
         std::cout << card;
         return kExitOk;
     }
-    if (a.overwrite) format::check_replaceable_document(a.output, ds.sources(), "docs --overwrite");
-    io::StagedOutput staged(a.output, a.overwrite);
-    {
-        std::ofstream f(staged.staging(), std::ios::binary);
-        f << card;
-        f.close();
-        if (!f) throw IoError("cannot write " + a.output);
-    }
-    staged.commit();
+    catalog::write_document(a.output, card, a.overwrite, ds.sources(), "docs --overwrite");
     return kExitOk;
 }
 
