@@ -13,6 +13,7 @@
 #include "format/create_session.hpp"
 #include "io/parallel.hpp"
 #include "io/staged_output.hpp"
+#include "paths/dataset_names.hpp"
 #include "taco/errors.hpp"
 
 namespace fs = std::filesystem;
@@ -223,13 +224,9 @@ std::vector<PartPlan> plan_chunks(const Taco& taco, const std::string& stem, con
 
 std::vector<PartPlan> plan_parts(const Taco& taco, const fs::path& output,
                                  const CreateOptions& options) {
-    std::string ext = output.extension().string();
-    std::string lower = ext;
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char c) { return std::tolower(c); });
-    const bool zip =
-        options.format == ContainerFormat::Zip ||
-        (options.format == ContainerFormat::Auto && (lower == ".zip" || lower == ".tacozip"));
+    const std::string ext = output.extension().string();
+    const bool zip = options.format == ContainerFormat::Zip ||
+                     (options.format == ContainerFormat::Auto && paths::has_zip_suffix(output));
     if (!zip) {
         throw SchemaError(
             "split_size and group_by write ZIP parts; give a .tacozip/.zip output "

@@ -10,6 +10,7 @@
 #include "convert/export_tree.hpp"
 #include "convert/export_whole.hpp"
 #include "convert/export_writers.hpp"
+#include "format/output_target.hpp"
 #include "format/overwrite_guard.hpp"
 #include "io/staged_output.hpp"
 #include "query/vsi_path.hpp"
@@ -22,14 +23,6 @@ namespace fs = std::filesystem;
 namespace taco {
 namespace {
 
-ContainerFormat resolve_format(const fs::path& output, ContainerFormat requested) {
-    if (requested != ContainerFormat::Auto) return requested;
-    std::string ext = output.extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(),
-                   [](unsigned char c) { return std::tolower(c); });
-    return (ext == ".zip" || ext == ".tacozip") ? ContainerFormat::Zip : ContainerFormat::Folder;
-}
-
 // Every error finding counts, but one: the reference writer's level >= 1 offsets point at
 // another folder's entries when folder ids are not sorted (FORMAT.md §4.3, `nested.tacozip`),
 // and conversions locate children through `__meta__` and write correct offsets.
@@ -40,19 +33,12 @@ bool blocks_conversion(const Finding& f) {
 }
 
 // The first findings that block, for a refusal that names them; "" when none does.
-std::string first_errors(const ValidationReport& report, const std::string& staged_name = "",
-                         const std::string& shown_name = "") {
+std::string first_errors(const ValidationReport& report) {
     std::string out;
-    size_t listed = 0, errors = 0;
+    size_t errors = 0;
     for (const Finding& f : report.findings) {
-        if (!blocks_conversion(f)) continue;
-        ++errors;
-        if (listed++ >= 3) continue;
-        std::string line = f.location + ": " + f.message + " [" + f.code + "]";
-        for (size_t at = staged_name.empty() ? std::string::npos : line.find(staged_name);
-             at != std::string::npos; at = line.find(staged_name, at + shown_name.size()))
-            line.replace(at, staged_name.size(), shown_name);
-        out += (out.empty() ? "" : "; ") + line;
+        if (!blocks_conversion(f) || ++errors > 3) continue;
+        out += (out.empty() ? "" : "; ") + f.location + ": " + f.message + " [" + f.code + "]";
     }
     if (errors > 3) out += "; and " + std::to_string(errors - 3) + " more";
     return out;
@@ -70,19 +56,15 @@ uint64_t known_bytes(const convert::ExportTree& tree) {
     return total;
 }
 
-ExportResult run_export(const Dataset& view, const fs::path& output, const ExportOptions& options,
-                        const convert::RootSelection& roots, bool keep_collection,
-                        bool subset = true) {
+ExportResult run_export(const Dataset& view, const fs::path& requested_output,
+                        const ExportOptions& options, const convert::RootSelection& roots,
+                        bool keep_collection, bool subset = true) {
     query::DatasetContext& ctx = *convert::DatasetAccess::context(view);
     const std::string name = view.path().string();
-    const ContainerFormat format = resolve_format(output, options.format);
-    if (format == ContainerFormat::Folder) {
-        const std::string leaf = fs::absolute(output).lexically_normal().filename().string();
-        if (leaf == ".tacocat" || leaf == "DATA" || leaf == "METADATA") {
-            throw IoError("a FOLDER dataset cannot be named '" + leaf +
-                          "' (reserved): " + output.string());
-        }
-    }
+    // The same naming rule as create's (format/output_target.hpp).
+    const format::OutputTarget target = format::resolve_output(requested_output, options.format);
+    const ContainerFormat format = target.format;
+    const fs::path& output = target.path;
     const auto started = std::chrono::steady_clock::now();
     std::vector<fs::path> inputs = view.sources();
     if (options.overwrite) format::check_replaceable(output, inputs);
@@ -119,8 +101,7 @@ ExportResult run_export(const Dataset& view, const fs::path& output, const Expor
         // An export copies what the view selects without re-deriving everything (the PIT
         // schema's shape, the ids of every level): a damaged source could make an invalid
         // dataset. Checked before it replaces anything (convert checks its input instead).
-        const std::string errors =
-            first_errors(validate(staged.staging()), staged.staging().string(), output.string());
+        const std::string errors = staged.as_target(first_errors(validate(staged.staging())));
         if (!errors.empty()) {
             throw FormatError(name +
                               ": the exported dataset would not be valid, so nothing was written "
@@ -173,10 +154,11 @@ ExportResult convert_dataset(const fs::path& input, const fs::path& output,
     ExportOptions opts = options;
     if (opts.format == ContainerFormat::Auto) {
         // A `.zip` / `.tacozip` name means ZIP; any other name means the other container.
-        opts.format = resolve_format(output, ContainerFormat::Auto) == ContainerFormat::Zip ||
-                              ds.format() == ContainerFormat::Folder
-                          ? ContainerFormat::Zip
-                          : ContainerFormat::Folder;
+        opts.format =
+            format::resolve_output(output, ContainerFormat::Auto).format == ContainerFormat::Zip ||
+                    ds.format() == ContainerFormat::Folder
+                ? ContainerFormat::Zip
+                : ContainerFormat::Folder;
     }
     convert::RootSelection roots;
     roots.all_rows = true;

@@ -4,12 +4,13 @@
 #include "format/collection_json.hpp"
 #include "format/create_session.hpp"
 #include "format/dataset_writers.hpp"
+#include "format/output_target.hpp"
 #include "format/overwrite_guard.hpp"
 #include "io/staged_output.hpp"
 #include "io/trace.hpp"
 #include "log/messages.hpp"
 #include "model/python_json.hpp"
-#include "model/utf8.hpp"
+#include "paths/dataset_names.hpp"
 #include "taco/errors.hpp"
 #include "taco/writer.hpp"
 
@@ -30,25 +31,6 @@ const char* to_string(ContainerFormat format) {
 }
 
 namespace {
-
-// "x.tacozip/" is x.tacozip (a ZIP), as Python's pathlib reads it for tacotoolbox; without
-// this the empty extension would make it a FOLDER named x.tacozip that every reader takes for a
-// ZIP.
-fs::path without_trailing_slashes(const fs::path& output) {
-    std::string s = output.string();
-    while (s.size() > 1 && s.back() == '/') s.pop_back();
-    return s;
-}
-
-bool has_zip_suffix(const fs::path& output) {
-    const std::string ext = model::ascii_lower(output.extension().string());
-    return ext == ".zip" || ext == ".tacozip";
-}
-
-ContainerFormat resolve_format(const fs::path& output, ContainerFormat requested) {
-    if (requested != ContainerFormat::Auto) return requested;
-    return has_zip_suffix(output) ? ContainerFormat::Zip : ContainerFormat::Folder;
-}
 
 // tacotoolbox writes a NaN or infinite dataset-level value as Python's json does, and so does
 // tacocore (tacoreader reads it back), but JSON readers outside Python refuse the document.
@@ -77,7 +59,8 @@ void collect_inputs(const Tortilla& tortilla, std::vector<fs::path>& out) {
 
 CreateResult create(const Taco& taco, const fs::path& output, const CreateOptions& options) {
     if (options.split_size > 0 || !options.group_by.empty()) {
-        return collection::create_parts(taco, without_trailing_slashes(output), options);
+        return collection::create_parts(taco, paths::without_trailing_slashes(output.string()),
+                                        options);
     }
     format::PendingSession db;
     return format::create(taco, output, options, db);
@@ -85,20 +68,11 @@ CreateResult create(const Taco& taco, const fs::path& output, const CreateOption
 
 CreateResult format::create(const Taco& taco, const fs::path& requested_output,
                             const CreateOptions& options, PendingSession& db) {
-    const fs::path output = without_trailing_slashes(requested_output);
-    ContainerFormat format = resolve_format(output, options.format);
-    fs::path target = output;
-    if (format == ContainerFormat::Folder) {
-        // A directory named `x.tacozip` is taken for a ZIP by every reader (tacoreader fails
-        // on it): like tacotoolbox, a FOLDER asked for as `x.tacozip` is written as `x`, and
-        // CreateResult::path says so.
-        if (has_zip_suffix(target)) target.replace_extension();
-        std::string name = fs::absolute(target).lexically_normal().filename().string();
-        if (name == ".tacocat" || name == "DATA" || name == "METADATA") {
-            throw IoError("a FOLDER dataset cannot be named '" + name +
-                          "' (reserved): " + output.string());
-        }
-    }
+    // A trailing `/` and a ZIP suffix on a FOLDER are dropped, as tacotoolbox does: CreateResult::
+    // path says where the dataset went (format/output_target.hpp).
+    const OutputTarget out = resolve_output(requested_output, options.format);
+    const ContainerFormat format = out.format;
+    const fs::path& target = out.path;
     std::vector<fs::path> inputs;
     if (options.overwrite) {
         collect_inputs(taco.root(), inputs);

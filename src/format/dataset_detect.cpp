@@ -11,6 +11,7 @@
 #include "format/taco_header.hpp"
 #include "io/file.hpp"
 #include "io/location.hpp"
+#include "paths/dataset_names.hpp"
 #include "taco/errors.hpp"
 
 namespace fs = std::filesystem;
@@ -21,11 +22,6 @@ namespace {
 bool ends_with(const std::string& s, std::string_view suffix) {
     return s.size() >= suffix.size() &&
            s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-    return s;
 }
 
 [[noreturn]] void legacy_v1(const std::string& path) {
@@ -58,8 +54,7 @@ std::string head_bytes(const fs::path& p, size_t n) {
 }  // namespace
 
 bool is_legacy_v1(const fs::path& path) {
-    std::string s = path.string();
-    while (s.size() > 1 && s.back() == '/') s.pop_back();
+    const std::string s = paths::without_trailing_slashes(path.string());
     if (ends_with(s, ".taco") || ends_with(s, ".tortilla") || s.rfind("tacofoundation:", 0) == 0)
         return true;
     std::error_code ec;
@@ -76,9 +71,7 @@ std::string resolved_path(const fs::path& path) {
     std::error_code ec;
     fs::path p = fs::weakly_canonical(fs::absolute(path), ec);
     if (ec) p = fs::absolute(path).lexically_normal();
-    std::string s = p.string();
-    while (s.size() > 1 && s.back() == '/') s.pop_back();
-    return s;
+    return paths::without_trailing_slashes(p.string());
 }
 
 std::string sql_root(const fs::path& path,
@@ -89,15 +82,13 @@ std::string sql_root(const fs::path& path,
 }
 
 ContainerFormat detect_container(const fs::path& path) {
-    std::string s = path.string();
-    while (s.size() > 1 && s.back() == '/') s.pop_back();
+    const std::string s = paths::without_trailing_slashes(path.string());
     if (s.empty()) throw IoError("empty dataset path");
     if (ends_with(s, ".taco") || ends_with(s, ".tortilla") || s.rfind("tacofoundation:", 0) == 0) {
         legacy_v1(s);  // by name, before any existence check (is_legacy_v1 agrees)
     }
     if (ends_with(s, ".tacocat")) tacocat(s, "this is a .tacocat folder");
-    const std::string ext = lower(fs::path(s).extension().string());
-    if (ext == ".tacozip" || ext == ".zip") {
+    if (paths::has_zip_suffix(s)) {
         if (!path_exists(s)) throw IoError("cannot open '" + s + "': no such file");
         return ContainerFormat::Zip;
     }
@@ -151,8 +142,7 @@ OpenedDataset open_dataset(const fs::path& path, const std::string& base_path) {
     }
     // "x.tacozip/" names the file x.tacozip, as tacoreader reads it (the kernel would refuse
     // the slash after a file name: ENOTDIR).
-    std::string local = path.string();
-    while (local.size() > 1 && local.back() == '/') local.pop_back();
+    const std::string local = paths::without_trailing_slashes(path.string());
     return detect_container(local) == ContainerFormat::Zip ? open_zip_dataset(local)
                                                            : open_folder_dataset(local);
 }

@@ -2,7 +2,8 @@
 
 - `export-croissant`, `export-datacite` and `docs` with --overwrite never replace a dataset or
   one of its files (they replaced the input dataset itself);
-- `create x.tacozip/` writes the ZIP x.tacozip (it wrote a FOLDER no reader opens);
+- `create x.tacozip/` writes the ZIP x.tacozip (it wrote a FOLDER no reader opens), and
+  `export` / `convert` name their output by the same rule;
 - a command that fails leaves no directory it created for its output (`tacocat -o a/b/c`);
 - a FOLDER dataset whose taco:pit_schema describes a level with no table is refused at load (its
   samples were silently absent from ls, convert and export).
@@ -21,8 +22,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 TACO = Path(os.environ.get("TACO_BUILD_DIR", REPO_ROOT / "build")) / "bin" / "taco"
 FIXTURES = REPO_ROOT / "tests" / "fixtures" / "reference" / "tacoreader"
 
-if not TACO.is_file():
-    pytest.skip(f"{TACO} is not built", allow_module_level=True)
+assert TACO.is_file(), f"{TACO} is not built: run `make` (make test builds it)"
 
 
 def taco(*args) -> subprocess.CompletedProcess:
@@ -114,3 +114,16 @@ def test_a_level_the_pit_schema_describes_but_no_table_holds_is_refused(tmp_path
         assert "taco:pit_schema describes 2 levels" in proc.stderr
         assert "METADATA/level1.parquet is missing" in proc.stderr
     assert not (tmp_path / "n.tacozip").exists()
+
+
+def test_export_and_convert_name_their_output_as_create_does(tmp_path):
+    flat = FIXTURES / "zip/flat/flat.tacozip"
+    proc = taco("export", flat, str(tmp_path / "x.tacozip") + "/", "--where", "true")
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "x.tacozip").is_file() and taco("info", tmp_path / "x.tacozip").returncode == 0
+    proc = taco("export", flat, tmp_path / "y.tacozip", "--where", "true", "--format", "folder")
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "y").is_dir() and not (tmp_path / "y.tacozip").exists()
+    proc = taco("convert", flat, tmp_path / "z.tacozip", "--format", "folder")
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "z").is_dir() and taco("info", tmp_path / "z").returncode == 0
