@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "io/byte_source.hpp"
 #include "io/little_endian.hpp"
 #include "taco/errors.hpp"
 
@@ -9,10 +10,6 @@ namespace taco::collection {
 namespace {
 
 constexpr char kMagic[8] = {'T', 'A', 'C', 'O', 'C', 'A', 'T', '\0'};
-
-std::string range_text(uint64_t offset, uint64_t size) {
-    return "bytes [" + std::to_string(offset) + ", " + std::to_string(offset + size) + ")";
-}
 
 }  // namespace
 
@@ -60,7 +57,7 @@ TacocatHeader decode_tacocat_header(const uint8_t* bytes, size_t n, uint64_t fil
                               " (offset or size 0)");
         }
         if (offset < kTacocatHeaderSize || offset > file_size || file_size - offset < size) {
-            throw FormatError(name + ": " + what + " at " + range_text(offset, size) +
+            throw FormatError(name + ": " + what + " at " + io::byte_range_text(offset, size) +
                               " lies outside the file (" + std::to_string(file_size) +
                               " bytes, data starts at byte 128)");
         }

@@ -105,6 +105,12 @@ void check_json_size(uint64_t size, const std::string& source) {
 
 OrderedJson parse_json_document(const std::string& text, const std::string& source) {
     check_json_size(text.size(), source);
+    // nlohmann's "unexpected end of input" for nothing at all hides the real problem: a zero
+    // length in the TACO_HEADER slot, or an empty file.
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
+        throw FormatError(source + ": the JSON document is empty (" + std::to_string(text.size()) +
+                          " bytes), expected a JSON object");
+    }
     // Nesting is bounded before the document is built: serialising or walking a value recurses,
     // and 100,000 nested arrays (200 KB) overflow the stack. Duplicate keys are refused rather
     // than silently keeping one of them.

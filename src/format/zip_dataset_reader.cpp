@@ -7,20 +7,18 @@
 #include "format/collection_parse.hpp"
 #include "format/dataset_open.hpp"
 #include "format/taco_header.hpp"
+#include "io/byte_source.hpp"
 #include "io/crc32.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::format {
 namespace {
 
-std::string range_text(uint64_t offset, uint64_t size) {
-    return "bytes [" + std::to_string(offset) + ", " + std::to_string(offset + size) + ")";
-}
-
 // A Parquet file starts and ends with "PAR1"; checking both catches ranges that point anywhere
 // else long before DuckDB would give a less specific error.
 void check_parquet_magic(const io::ByteSource& src, const LevelSource& level) {
-    const std::string where = level.name + " (" + range_text(level.offset, level.size) + ")";
+    const std::string where =
+        level.name + " (" + io::byte_range_text(level.offset, level.size) + ")";
     if (level.size < 12) {
         throw FormatError(src.name() + ": " + where + " is " + std::to_string(level.size) +
                           " bytes, too small for a Parquet file");
@@ -88,8 +86,8 @@ OpenedDataset open_zip_source(const std::filesystem::path& path,
                                              : std::string("COLLECTION.json");
         if (offset > src.size() || src.size() - offset < size) {
             throw FormatError(src.name() + ": TACO_HEADER slot " + std::to_string(i) + " (" + what +
-                              ") points at " + range_text(offset, size) + ", but the file has " +
-                              std::to_string(src.size()) +
+                              ") points at " + io::byte_range_text(offset, size) +
+                              ", but the file has " + std::to_string(src.size()) +
                               " bytes (truncated file or wrong offset)");
         }
         if (i < nlevels) out.levels.push_back({what, {}, offset, size, nullptr, {}});

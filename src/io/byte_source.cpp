@@ -41,13 +41,20 @@ void ByteSource::copy_to_fd(uint64_t offset, uint64_t n, int out, const std::str
     }
 }
 
+std::string byte_range_text(uint64_t offset, uint64_t size) {
+    const std::string start = "bytes [" + std::to_string(offset) + ", ";
+    if (size > UINT64_MAX - offset) {
+        return start + std::to_string(offset) + " + " + std::to_string(size) + ")";
+    }
+    return start + std::to_string(offset + size) + ")";
+}
+
 void ByteSource::check_range(uint64_t offset, uint64_t n, const std::string& what) const {
     const uint64_t total = size();
     if (offset > total || total - offset < n) {
-        throw FormatError(name() + ": " + what + " at bytes [" + std::to_string(offset) + ", " +
-                          std::to_string(offset + n) + ") lies outside the file (" +
-                          std::to_string(total) + " bytes); the file is truncated or the offset " +
-                          "is wrong");
+        throw FormatError(name() + ": " + what + " at " + byte_range_text(offset, n) +
+                          " lies outside the file (" + std::to_string(total) +
+                          " bytes); the file is truncated or the offset " + "is wrong");
     }
 }
 

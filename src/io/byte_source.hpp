@@ -43,6 +43,11 @@ class ByteSource {
     void check_range(uint64_t offset, uint64_t n, const std::string& what) const;
 };
 
+/// "bytes [offset, offset + size)" for messages. A range whose end does not fit in 64 bits (a
+/// damaged offset such as 2^64 - 100) is written as "bytes [offset, offset + size)" literally
+/// rather than with an end that wrapped around below its start.
+std::string byte_range_text(uint64_t offset, uint64_t size);
+
 /// A local file read with pread through one descriptor kept open for the source's lifetime.
 std::shared_ptr<ByteSource> open_local_source(const std::filesystem::path& path);
 

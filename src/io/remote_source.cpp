@@ -301,8 +301,7 @@ void read_handle(VSILFILE* f, const Location& location, uint64_t offset, void* b
                  const std::string& what) {
     QuietErrors quiet;
     if (VSIFSeekL(f, offset, SEEK_SET) != 0 || VSIFReadL(buf, 1, n, f) != n) {
-        remote_failure(location, "reading " + what + " (bytes [" + std::to_string(offset) + ", " +
-                                     std::to_string(offset + n) + "))");
+        remote_failure(location, "reading " + what + " (" + byte_range_text(offset, n) + ")");
     }
 }
 

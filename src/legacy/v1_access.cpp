@@ -3,6 +3,7 @@
 #include <array>
 #include <map>
 
+#include "io/byte_source.hpp"
 #include "io/file.hpp"
 #include "io/little_endian.hpp"
 #include "io/location.hpp"
@@ -61,9 +62,8 @@ StoredTortilla read_stored_tortilla(const V1File& file, uint64_t base, uint64_t 
                                     const std::string& what, bool nested, bool with_footer) {
     const uint64_t size = file.source->size();
     if (base > size || (length != 0 && size - base < length)) {
-        throw FormatError(what + ": a tortilla at bytes [" + std::to_string(base) + ", " +
-                          std::to_string(base + length) + ") lies outside the file (" +
-                          std::to_string(size) + " bytes)");
+        throw FormatError(what + ": a tortilla at " + io::byte_range_text(base, length) +
+                          " lies outside the file (" + std::to_string(size) + " bytes)");
     }
     if (length == 0) length = size - base;
     StoredTortilla out;

@@ -3,6 +3,7 @@
 #include <array>
 #include <cstring>
 
+#include "io/byte_source.hpp"
 #include "io/little_endian.hpp"
 #include "taco/errors.hpp"
 
@@ -78,10 +79,9 @@ V1Header read_v1_header(const io::ByteSource& source, uint64_t base, uint64_t le
     }
     auto check_range = [&](const char* name, uint64_t offset, uint64_t size) {
         if (offset < kV1HeaderSize || offset > length || length - offset < size) {
-            throw FormatError(what + ": truncated or corrupt header: the " + name + " at bytes [" +
-                              std::to_string(offset) + ", " + std::to_string(offset + size) +
-                              ") does not lie within the " + std::to_string(length) +
-                              " bytes after the header start");
+            throw FormatError(what + ": truncated or corrupt header: the " + name + " at " +
+                              io::byte_range_text(offset, size) + " does not lie within the " +
+                              std::to_string(length) + " bytes after the header start");
         }
     };
     check_range("FOOTER", out.footer_offset, out.footer_length);
@@ -104,9 +104,9 @@ V1Header read_v1_header(const io::ByteSource& source, uint64_t base, uint64_t le
     source.read_at(base + out.footer_offset + out.footer_length - 4, tail.data(), 4,
                    what + ": FOOTER");
     if (std::memcmp(head.data(), "PAR1", 4) != 0 || std::memcmp(tail.data(), "PAR1", 4) != 0) {
-        throw FormatError(what + ": corrupt FOOTER: bytes [" + std::to_string(out.footer_offset) +
-                          ", " + std::to_string(out.footer_offset + out.footer_length) +
-                          ") should be a Parquet file (PAR1 at both ends); found '" +
+        throw FormatError(what + ": corrupt FOOTER: " +
+                          io::byte_range_text(out.footer_offset, out.footer_length) +
+                          " should be a Parquet file (PAR1 at both ends); found '" +
                           printable(head.data(), 4) + "' ... '" + printable(tail.data(), 4) +
                           "' (an older pre-0.5 Tortilla with a JSON footer, or a damaged file)");
     }

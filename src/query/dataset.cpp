@@ -32,13 +32,14 @@ constexpr const char* kGdalVsi = "internal:gdal_vsi";
 // never shows what the user did not write: the `/proc/self/fd/N` a ZIP's level table is read
 // through becomes its name, and DuckDB's "LINE 1: ..." excerpt (which quotes the `WITH data AS`
 // rewrite) is dropped. A failure to read a level table means the dataset is damaged: FormatError.
-[[noreturn]] void rethrow_query(const query::DatasetContext& ctx, const QueryError& e) {
+[[noreturn]] void rethrow_query(const query::DatasetContext& ctx, const QueryError& e,
+                                const std::string& statement) {
     if (ctx.timed_out) {
         throw QueryError(ctx.source.path.string() + ": the query did not finish within the " +
                          "timeout of " + std::to_string(ctx.query_timeout) +
                          " s and was interrupted");
     }
-    const query::DuckErrorText msg = query::user_facing_duckdb_error(ctx, e.what());
+    const query::DuckErrorText msg = query::user_facing_duckdb_error(ctx, e.what(), statement);
     if (msg.damaged) {
         throw FormatError(ctx.source.path.string() + ": cannot read the metadata: " + msg.text);
     }
@@ -233,7 +234,7 @@ DataFrame Dataset::fetch(bool raw) const {
                        : metadata::ResultTable::fetch(ctx_->db, view_sql_, keep,
                                                       ctx_->concat != nullptr);
         } catch (const QueryError& e) {
-            rethrow_query(*ctx_, e);
+            rethrow_query(*ctx_, e, view_sql_);
         }
     }
     auto impl = std::make_shared<query::DataFrameImpl>(ctx_, std::move(rows), level_);
@@ -277,7 +278,7 @@ void Dataset::stream_raw(const std::function<void(const DataFrame& batch)>& batc
             },
             ctx_->concat != nullptr);
     } catch (const QueryError& e) {
-        rethrow_query(*ctx_, e);
+        rethrow_query(*ctx_, e, view_sql_);
     }
 }
 
@@ -372,7 +373,7 @@ DataFrame Dataset::fetch_level(bool raw) const {
             rows = metadata::ResultTable::derive_lazy(all, shown_columns, query::padding_rows(*id),
                                                       kGdalVsi, vsi);
         } catch (const QueryError& e) {
-            rethrow_query(*ctx_, e);
+            rethrow_query(*ctx_, e, view_sql_);
         }
     }
     auto impl = std::make_shared<query::DataFrameImpl>(ctx_, std::move(rows), level_);
@@ -395,7 +396,7 @@ std::vector<ColumnType> Dataset::columns() const {
     try {
         return metadata::describe_query(ctx_->db, view_sql_);
     } catch (const QueryError& e) {
-        rethrow_query(*ctx_, e);
+        rethrow_query(*ctx_, e, view_sql_);
     }
 }
 
@@ -409,7 +410,7 @@ uint64_t Dataset::count() const {
             return metadata::ResultTable::fetch(ctx_->db, view_sql_)->rows();
         return std::stoull(ctx_->db.query_scalar("SELECT count(*) FROM (\n" + view_sql_ + "\n)"));
     } catch (const QueryError& e) {
-        rethrow_query(*ctx_, e);
+        rethrow_query(*ctx_, e, view_sql_);
     }
 }
 

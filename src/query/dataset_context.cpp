@@ -22,8 +22,9 @@ using metadata::quote_literal;
 void check_required_columns(const format::OpenedDataset& src, size_t level,
                             const std::vector<ColumnType>& cols) {
     const std::string where = src.path.string() + ": " + src.levels[level].name;
-    auto require = [&](const char* name, TypeId type, const char* why) {
+    auto require = [&](const char* name, TypeId type, const char* why, bool optional = false) {
         const ColumnType* c = find_column(cols, name);
+        if (!c && optional) return;
         if (!c) throw FormatError(where + " has no column '" + name + "' (" + why + ")");
         const bool ok = type == TypeId::String
                             ? c->type.id() == TypeId::String
@@ -45,6 +46,10 @@ void check_required_columns(const format::OpenedDataset& src, size_t level,
         require("internal:relative_path", TypeId::String,
                 "needed to locate nested samples in DATA/");
     }
+    // The tree's links, where a table has them: cascades and concat join on them as integers,
+    // and a string column would fail there with a message naming no file.
+    require("internal:current_id", TypeId::Int64, "", true);
+    require("internal:parent_id", TypeId::Int64, "", true);
 }
 
 // concat() builds each string in one step, about twice as fast as a chain of || (which makes

@@ -30,9 +30,21 @@ void name_level_files(const DatasetContext& ctx, std::string& text, bool& hit) {
     }
 }
 
+// Whether `statement` contains `path` as a whole descriptor path (not /proc/self/fd/1 inside
+// /proc/self/fd/12).
+bool spells_out(std::string_view statement, std::string_view path) {
+    for (size_t at = statement.find(path); at != std::string_view::npos;
+         at = statement.find(path, at + 1)) {
+        const size_t end = at + path.size();
+        if (end == statement.size() || statement[end] < '0' || statement[end] > '9') return true;
+    }
+    return false;
+}
+
 }  // namespace
 
-std::string name_internal_paths(const DatasetContext& ctx, std::string text, bool* replaced) {
+std::string name_internal_paths(const DatasetContext& ctx, std::string text, bool* replaced,
+                                std::string_view statement) {
     bool hit = false;
     name_level_files(ctx, text, hit);
     // A path that is not UTF-8 is read through /proc/self/fd/N too: named as the user gave it.
@@ -42,6 +54,11 @@ std::string name_internal_paths(const DatasetContext& ctx, std::string text, boo
     for (size_t at = text.find(fd_prefix); at != std::string::npos; at = text.find(fd_prefix, at)) {
         size_t end = at + fd_prefix.size();
         while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
+        const std::string_view path = std::string_view(text).substr(at, end - at);
+        if (end > at + fd_prefix.size() && spells_out(statement, path)) {
+            at = end;
+            continue;
+        }
         text.replace(at, end - at, "<metadata table in memory>");
         hit = true;
     }
@@ -49,7 +66,8 @@ std::string name_internal_paths(const DatasetContext& ctx, std::string text, boo
     return text;
 }
 
-DuckErrorText user_facing_duckdb_error(const DatasetContext& ctx, const std::string& message) {
+DuckErrorText user_facing_duckdb_error(const DatasetContext& ctx, const std::string& message,
+                                       std::string_view statement) {
     DuckErrorText out;
     out.text = message;
     // DuckDB appends "\n\nLINE 1: <statement>\n        ^": the statement is our rewrite.
@@ -57,7 +75,7 @@ DuckErrorText user_facing_duckdb_error(const DatasetContext& ctx, const std::str
     if (line != std::string::npos) out.text.erase(line);
     while (!out.text.empty() && (out.text.back() == '\n' || out.text.back() == ' '))
         out.text.pop_back();
-    out.text = name_internal_paths(ctx, std::move(out.text), &out.damaged);
+    out.text = name_internal_paths(ctx, std::move(out.text), &out.damaged, statement);
     out.text = shorten(out.text, kMaxMessage);
     return out;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "query/dataset_context.hpp"
 
@@ -16,11 +17,17 @@ struct DuckErrorText {
     bool damaged = false;
 };
 
-DuckErrorText user_facing_duckdb_error(const DatasetContext& ctx, const std::string& message);
+/// `statement`: the SQL that failed, when the user wrote part of it. A descriptor path it spells
+/// out (`read_parquet('/proc/self/fd/1')`) is the user's own file, not one of ours: kept as
+/// written, and its failure is a query error rather than damaged metadata.
+DuckErrorText user_facing_duckdb_error(const DatasetContext& ctx, const std::string& message,
+                                       std::string_view statement = {});
 
 /// `text` with the descriptor paths the level tables (and copies of `__meta__`) are read through
 /// replaced by what the user knows them as: `<dataset>:<table>` for a ZIP's level table,
-/// "<metadata table in memory>" otherwise. Whether anything was replaced goes to `replaced`.
-std::string name_internal_paths(const DatasetContext& ctx, std::string text, bool* replaced);
+/// "<metadata table in memory>" otherwise; those `statement` spells out are left alone. Whether
+/// anything was replaced goes to `replaced`.
+std::string name_internal_paths(const DatasetContext& ctx, std::string text, bool* replaced,
+                                std::string_view statement = {});
 
 }  // namespace taco::query

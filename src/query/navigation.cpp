@@ -4,6 +4,7 @@
 #include <system_error>
 
 #include "format/parquet_footer.hpp"
+#include "io/byte_source.hpp"
 #include "io/contained_path.hpp"
 #include "io/location.hpp"
 #include "io/remote_source.hpp"
@@ -194,8 +195,7 @@ std::string meta_path_of(std::string_view folder_vsi) {
 
 // How messages name a __meta__: by its byte range in an archive, or by its path.
 std::string meta_where(const std::string& id, const SubfileRef& ref) {
-    return "__meta__ of FOLDER '" + id + "' (bytes [" + std::to_string(ref.offset) + ", " +
-           std::to_string(ref.offset + ref.size) + "))";
+    return "__meta__ of FOLDER '" + id + "' (" + io::byte_range_text(ref.offset, ref.size) + ")";
 }
 std::string meta_where(const std::string& id, const std::string& meta) {
     return "__meta__ of FOLDER '" + id + "' (" + meta + ")";
@@ -486,10 +486,9 @@ FileRange locate_file(DatasetContext& ctx, std::string_view file_vsi, const Samp
     if (const auto ref = parse_vsi_subfile(file_vsi)) {
         FileRange r{archive_for(ctx, ref->root), ref->offset, ref->size};
         if (r.offset > r.source->size() || r.source->size() - r.offset < r.size) {
-            throw FormatError(r.source->name() + ": sample " + name() + " at bytes [" +
-                              std::to_string(r.offset) + ", " + std::to_string(r.offset + r.size) +
-                              ") lies outside the file (" + std::to_string(r.source->size()) +
-                              " bytes)");
+            throw FormatError(r.source->name() + ": sample " + name() + " at " +
+                              io::byte_range_text(r.offset, r.size) + " lies outside the file (" +
+                              std::to_string(r.source->size()) + " bytes)");
         }
         return r;
     }

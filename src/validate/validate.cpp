@@ -12,6 +12,15 @@
 #include "validate/validate_tog.hpp"
 
 namespace taco::format {
+namespace {
+
+// The parser's messages start with the source they were given; the finding already names it.
+std::string without_where(const std::string& message, const std::string& where) {
+    const std::string prefix = where + ": ";
+    return message.compare(0, prefix.size(), prefix) == 0 ? message.substr(prefix.size()) : message;
+}
+
+}  // namespace
 
 std::optional<CollectionDocument> check_collection(FindingSink& sink, std::string text,
                                                    const std::string& where) {
@@ -19,7 +28,7 @@ std::optional<CollectionDocument> check_collection(FindingSink& sink, std::strin
     try {
         json = parse_json_document(text, where);
     } catch (const FormatError& e) {
-        sink.error("collection.json", where, e.what());
+        sink.error("collection.json", where, without_where(e.what(), where));
         return std::nullopt;
     }
     if (!json.is_object()) {
@@ -37,16 +46,16 @@ std::optional<CollectionDocument> check_collection(FindingSink& sink, std::strin
     try {
         doc = read_collection_document(std::move(text), where);
     } catch (const SchemaError& e) {
-        sink.error("collection.pit-schema", where, e.what());
+        sink.error("collection.pit-schema", where, without_where(e.what(), where));
         return std::nullopt;
     } catch (const FormatError& e) {
-        sink.error("collection.field", where, e.what());
+        sink.error("collection.field", where, without_where(e.what(), where));
         return std::nullopt;
     }
     try {
         validate_collection(doc.info);
     } catch (const SchemaError& e) {
-        sink.error("collection.field", where, e.what());
+        sink.error("collection.field", where, without_where(e.what(), where));
     }
     return doc;
 }

@@ -27,6 +27,10 @@ struct Slot {
 std::string range(uint64_t offset, uint64_t size) {
     return "(" + std::to_string(offset) + ", " + std::to_string(size) + ")";
 }
+// The values a level table stores (int64 columns): a negative offset prints as itself.
+std::string range(int64_t offset, int64_t size) {
+    return "(" + std::to_string(offset) + ", " + std::to_string(size) + ")";
+}
 
 class ZipValidator {
   public:

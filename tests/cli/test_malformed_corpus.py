@@ -185,7 +185,8 @@ def test_folder_bad_utf8_in_collection(base, tmp_path, raw):
 def _doc_cases(doc: dict) -> list[tuple[str, str]]:
     text = json.dumps(doc)
     cases = [
-        ("", "malformed JSON"),
+        ("", "the JSON document is empty"),
+        (" \n", "the JSON document is empty"),
         ("{", "malformed JSON"),
         ("[]", "JSON object"),
         ("null", "JSON object"),

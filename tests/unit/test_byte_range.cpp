@@ -48,4 +48,13 @@ TEST(ByteRange, RefusesWhatReadBytesRefuses) {
     EXPECT_TRUE(contains(error_of<ClosedError>([&] { closed.byte_range(0); }), "is closed"));
 }
 
+TEST(ByteRange, MessagesNeverShowAnEndBelowTheStart) {
+    EXPECT_EQ(io::byte_range_text(200, 16), "bytes [200, 216)");
+    // A damaged offset near 2^64: the end would wrap around to a small number.
+    EXPECT_EQ(io::byte_range_text(UINT64_MAX - 99, 200),
+              "bytes [18446744073709551516, 18446744073709551516 + 200)");
+    EXPECT_EQ(io::byte_range_text(UINT64_MAX, 0),
+              "bytes [18446744073709551615, 18446744073709551615)");
+}
+
 }  // namespace

@@ -713,6 +713,9 @@ TEST(CollectionParse, WrongTypesAndMalformedJsonAreFormatErrors) {
 
     msg = error_of<FormatError>([] { format::parse_json_document("{oops", "x.json"); });
     EXPECT_TRUE(contains(msg, "x.json: malformed JSON")) << msg;
+    // Nothing at all (a TACO_HEADER slot of length 0) says so, not "unexpected end of input".
+    msg = error_of<FormatError>([] { format::parse_json_document(" \n", "x.json"); });
+    EXPECT_TRUE(contains(msg, "x.json: the JSON document is empty (2 bytes)")) << msg;
 
     msg = error_of<FormatError>(
         [] { format::collection_info_from_json(OrderedJson::array(), "a.json", false); });
