@@ -1,7 +1,9 @@
 // The exact test behind filter_bbox: does a WKB geometry intersect a box? The box is given in
 // one CRS and the geometry lives in its own; the box is carried into the geometry's CRS (edges
 // densified, so it bends as the projection bends it) and compared there with GEOS through OGR.
-// Nothing here needs DuckDB's spatial extension.
+// A projected CRS is only trusted near its area of use: a geometry outside it (a Norwegian tile
+// at 30°E in UTM 33N, a footprint in a CRS with no known area) is carried into the box's CRS
+// instead and compared there. Nothing here needs DuckDB's spatial extension.
 #pragma once
 
 #include <memory>
@@ -11,6 +13,9 @@
 #include <vector>
 
 #include "model/wkb.hpp"
+
+class OGRCoordinateTransformation;
+class OGRGeometry;
 
 namespace taco::spatial {
 
@@ -40,7 +45,20 @@ class BoxPredicate {
 
   private:
     struct Part;
+    struct TrustedArea;
+    struct TransformDeleter {
+        void operator()(OGRCoordinateTransformation* t) const;
+    };
+    // The geometry in the box's CRS against the box itself; nullopt when it cannot be carried.
+    std::optional<bool> intersects_in_box_crs(const OGRGeometry& geometry) const;
+
     std::vector<std::unique_ptr<Part>> parts_;
+    // Set when the box was carried into a projected CRS: where (in that CRS) the carried box is
+    // exact, null when the CRS has no known area of use (then nowhere is).
+    std::shared_ptr<const TrustedArea> trusted_;
+    std::unique_ptr<OGRCoordinateTransformation, TransformDeleter> to_box_crs_;
+    std::vector<std::unique_ptr<Part>> box_in_own_crs_;  // the box's pieces, as rectangles
+    bool check_outside_trusted_ = false;
 };
 
 }  // namespace taco::spatial

@@ -83,12 +83,18 @@ std::string micros_expr(const ColumnType& c, const char* what) {
     const std::string q = quote_identifier(c.name);
     switch (c.type.id()) {
         case TypeId::Timestamp:
+        case TypeId::TimestampTz:  // an instant: epoch_us counts from 1970-01-01 UTC either way
             return "epoch_us(" + q + ")";
+        case TypeId::Date:  // its midnight (UTC, as the range's dates are)
+            return "epoch_us(CAST(" + q + " AS TIMESTAMP))";
         case TypeId::Int32:
         case TypeId::Int64:
             return "CAST(" + q + " AS BIGINT)";
-        case TypeId::String:  // text, or a DATE/TIME DuckDB reports as text
-            return "epoch_us(TRY_CAST(" + q + " AS TIMESTAMP))";
+        case TypeId::String:
+            // Text, or a DATE/TIME DuckDB reports as text. Read as an instant so a UTC offset in
+            // it counts ("01:30+02:00" is 23:30Z); text without one is UTC, as the session's
+            // zone is UTC (configure_reader_session).
+            return "epoch_us(TRY_CAST(" + q + " AS TIMESTAMPTZ))";
         default:
             throw QueryError(std::string(what) + ": column '" + c.name + "' has type " +
                              c.type.arrow_name() +

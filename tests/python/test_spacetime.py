@@ -164,6 +164,51 @@ def test_bbox_against_pyproj_and_shapely_in_each_utm_zone(utm_dataset):
     assert checked > 0
 
 
+def _footprints(tmp_path, places: dict) -> tuple[str, dict]:
+    """One 2 km square per {name: (lon, lat, crs)}, stored in its CRS; also returned in lon/lat
+    (densified) as the truth to compare with."""
+    samples, truth = [], {}
+    for name, (lon, lat, crs) in places.items():
+        to_crs = Transformer.from_crs("EPSG:4326", crs, always_xy=True)
+        back = Transformer.from_crs(crs, "EPSG:4326", always_xy=True)
+        x, y = to_crs.transform(lon, lat)
+        footprint = box(x - 1000, y - 1000, x + 1000, y + 1000)
+        samples.append(tacocore.Sample(name, b"x", **{"istac:geometry": footprint.wkb, "istac:crs": crs}))
+        truth[name] = densified_box(*footprint.bounds, transformer=back, n=16)
+    return write(tmp_path, samples), truth
+
+
+def test_bbox_finds_footprints_far_outside_their_crs_area_of_use(tmp_path):
+    # Norway maps the whole country in ETRS89 / UTM 33N (area of use 12-18 E): Bergen (5.3 E)
+    # and Kirkenes (30 E) lie far outside it, and a box cut to that area missed them.
+    utm33 = "EPSG:25833"
+    path, truth = _footprints(tmp_path, {"oslo": (10.75, 59.91, utm33), "bergen": (5.32, 60.39, utm33),
+                                         "tromso": (18.96, 69.65, utm33), "kirkenes": (30.05, 69.73, utm33)})
+    ds = tacocore.load(path)
+    for q in [(4, 59, 7, 62), (29, 69, 31, 70.5), (4, 57, 32, 72), (-180, -90, 180, 90), (20, 59, 25, 62)]:
+        expected = sorted(n for n, fp in truth.items() if fp.intersects(box(*q)))
+        assert sorted(ids(ds.filter_bbox(*q))) == expected, q
+
+
+def test_bbox_with_crs_that_have_no_area_of_use(tmp_path):
+    # A PROJ string, WKT1 and a custom WKT2 have no EPSG area of use: a world box carried into
+    # them folded over and lost the footprint.
+    lyon = (4.8, 45.75)
+    places = {
+        "epsg": (*lyon, "EPSG:32631"),
+        "proj_string": (*lyon, "+proj=utm +zone=31 +datum=WGS84 +units=m +no_defs"),
+        "wkt1": (*lyon, CRS("EPSG:32631").to_wkt("WKT1_GDAL")),
+        "custom_laea": (*lyon, CRS("+proj=laea +lat_0=52 +lon_0=10 +x_0=4321000 +y_0=3210000 "
+                                   "+ellps=GRS80 +units=m").to_wkt()),
+    }
+    path, _ = _footprints(tmp_path, places)
+    ds = tacocore.load(path)
+    for q in [(4, 45, 5, 46), (-180, -90, 180, 90), (-179, -89, 179, 89)]:
+        assert sorted(ids(ds.filter_bbox(*q))) == sorted(places), q
+    for q in [(5, 45, 6, 46), (-10, -10, 0, 0)]:
+        assert ids(ds.filter_bbox(*q)) == [], q
+
+
 def test_antimeridian_box_and_geometries(tmp_path):
     pts = {"east": (179.5, 0.0), "west": (-179.5, 0.0), "zero": (0.0, 0.0), "far": (170.5, 0.5)}
     samples = [tacocore.Sample(k, b"x", **{"stac:centroid": Point(*p).wkb}) for k, p in pts.items()]
@@ -201,6 +246,28 @@ def test_datetime_microseconds_and_intervals(tmp_path):
     assert ids(ds.filter_datetime("../2022-01-15")) == ["before"]
     # an explicit non-start column is an instant
     assert ids(ds.filter_datetime("2023-07-01", time_col="stac:time_end")) == ["interval"]
+
+
+@pytest.mark.parametrize("values", [
+    [dt.datetime(2023, 1, 1, 12, tzinfo=dt.timezone.utc), dt.datetime(2023, 2, 1, tzinfo=dt.timezone.utc)],
+    [dt.date(2023, 1, 1), dt.date(2023, 2, 1)],
+], ids=["timestamptz", "date"])
+def test_datetime_on_zoned_timestamp_and_date_columns(tmp_path, values):
+    # tacocore writes these types itself (aware datetimes, dates); they were refused.
+    samples = [tacocore.Sample(f"s{i}", b"x", **{"stac:time_start": v}) for i, v in enumerate(values)]
+    ds = tacocore.load(write(tmp_path, samples))
+    assert ids(ds.filter_datetime("2023-01-01")) == ["s0"]
+    assert ids(ds.filter_datetime("2023-01-02/..")) == ["s1"]
+
+
+def test_datetime_text_column_keeps_its_utc_offset(tmp_path):
+    texts = {"utc": "2023-01-01T23:30:00Z", "east": "2023-01-02T01:30:00+02:00",
+             "west": "2023-01-01T18:30:00-05:00", "naive": "2023-01-01T23:30:00",
+             "other": "2023-01-01T23:29:59Z", "junk": "not a time"}
+    samples = [tacocore.Sample(k, b"x", **{"stac:time_start": v}) for k, v in texts.items()]
+    ds = tacocore.load(write(tmp_path, samples))
+    # The same instant written four ways; text without an offset is UTC.
+    assert sorted(ids(ds.filter_datetime("2023-01-01T23:30:00Z"))) == ["east", "naive", "utc", "west"]
 
 
 def test_filters_chain_and_survive_concat(tmp_path, utm_dataset):
