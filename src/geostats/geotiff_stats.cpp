@@ -103,15 +103,18 @@ Value continuous_value(const std::vector<geostats::BandPixelStats>& bands, doubl
         const double valid_pct =
             b.total ? 100.0 * static_cast<double>(b.valid) / static_cast<double>(b.total) : 0.0;
         auto scaled = [&](double v) { return static_cast<float>(v * factor + offset); };
-        Value::List v = {scaled(b.min),
-                         scaled(b.max),
+        // A negative factor reverses the order: the scaled minimum is the raw maximum, and the
+        // scaled p25 the raw p75 (numpy's linear percentiles are symmetric).
+        const bool reversed = factor < 0;
+        Value::List v = {scaled(reversed ? b.max : b.min),
+                         scaled(reversed ? b.min : b.max),
                          scaled(b.mean),
                          static_cast<float>(b.std * std::fabs(factor)),
                          static_cast<float>(valid_pct),
-                         scaled(b.p25),
+                         scaled(reversed ? b.p75 : b.p25),
                          scaled(b.p50),
-                         scaled(b.p75),
-                         scaled(b.p95)};
+                         scaled(reversed ? b.p25 : b.p75),
+                         scaled(reversed ? b.p05 : b.p95)};
         out.push_back(Value::list(DataType::float32(), std::move(v)));
     }
     if (!any_valid) return Value::null(stats_type());

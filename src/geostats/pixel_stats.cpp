@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -20,7 +21,7 @@ namespace taco::geostats {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kPercentiles[4] = {25, 50, 75, 95};
+constexpr double kPercentiles[5] = {5, 25, 50, 75, 95};
 
 struct DatasetCloser {
     void operator()(void* h) const { GDALClose(h); }
@@ -58,11 +59,11 @@ bool nodata_as(bool has_nodata, double nodata, T& out) {
 // unique), so each kind of accumulator finds them all in one pass.
 template <typename KthSorted>
 void fill_percentiles(BandPixelStats& s, uint64_t n, KthSorted kth_sorted) {
-    double* out[4] = {&s.p25, &s.p50, &s.p75, &s.p95};
-    uint64_t lo[4];
-    double t[4];
+    double* out[5] = {&s.p05, &s.p25, &s.p50, &s.p75, &s.p95};
+    uint64_t lo[5];
+    double t[5];
     std::vector<uint64_t> ranks;
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < 5; ++i) {
         const double h = static_cast<double>(n - 1) * kPercentiles[i] / 100.0;
         lo[i] = static_cast<uint64_t>(std::floor(h));
         t[i] = h - static_cast<double>(lo[i]);
@@ -76,7 +77,7 @@ void fill_percentiles(BandPixelStats& s, uint64_t n, KthSorted kth_sorted) {
         return values[static_cast<size_t>(std::lower_bound(ranks.begin(), ranks.end(), r) -
                                           ranks.begin())];
     };
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < 5; ++i) {
         const double a = at(lo[i]);
         const double b = at(std::min(lo[i] + 1, n - 1));
         // numpy's _lerp: exact at both ends.
@@ -85,7 +86,7 @@ void fill_percentiles(BandPixelStats& s, uint64_t n, KthSorted kth_sorted) {
 }
 
 void set_empty(BandPixelStats& s) {
-    s.min = s.max = s.mean = s.std = s.p25 = s.p50 = s.p75 = s.p95 = kNaN;
+    s.min = s.max = s.mean = s.std = s.p05 = s.p25 = s.p50 = s.p75 = s.p95 = kNaN;
 }
 
 // Histograms are reused by the thread that made them, cleared only where they were written:
@@ -298,10 +299,19 @@ std::unique_ptr<Accumulator> histogram(bool has_nodata, double nodata, uint64_t 
     return std::make_unique<HistogramAccumulator<T, uint64_t>>(has_nodata, nodata);
 }
 
-std::unique_ptr<Accumulator> make_accumulator(GDALDataType type, bool has_nodata, double nodata,
-                                              uint64_t pixels, const std::string& label, int band) {
+// GDAL before 3.7 has no Int8 type: an int8 GeoTIFF opens as a Byte band marked
+// PIXELTYPE=SIGNEDBYTE, whose bytes are two's complement (-50 is 206).
+bool signed_bytes(GDALRasterBandH band) {
+    const char* pixel_type = GDALGetMetadataItem(band, "PIXELTYPE", "IMAGE_STRUCTURE");
+    return pixel_type && std::strcmp(pixel_type, "SIGNEDBYTE") == 0;
+}
+
+std::unique_ptr<Accumulator> make_accumulator(GDALDataType type, bool is_signed_byte,
+                                              bool has_nodata, double nodata, uint64_t pixels,
+                                              const std::string& label, int band) {
     switch (type) {
         case GDT_Byte:
+            if (is_signed_byte) return histogram<int8_t>(has_nodata, nodata, pixels);
             return histogram<uint8_t>(has_nodata, nodata, pixels);
 #if GDAL_VERSION_NUM >= 3070000
         case GDT_Int8:
@@ -385,7 +395,7 @@ std::vector<BandPixelStats> pixel_stats(const std::string& gdal_path, const std:
         int has_nodata = 0;
         const double nodata = GDALGetRasterNoDataValue(h, &has_nodata);
         const GDALDataType t = GDALGetRasterDataType(h);
-        acc.push_back(make_accumulator(t, has_nodata != 0, nodata,
+        acc.push_back(make_accumulator(t, t == GDT_Byte && signed_bytes(h), has_nodata != 0, nodata,
                                        static_cast<uint64_t>(width) * static_cast<uint64_t>(height),
                                        label, b));
         band_h.push_back(h);

@@ -14,6 +14,7 @@ struct BandPixelStats {
     // Continuous statistics of the valid pixels (NaN when valid == 0).
     double min = 0, max = 0, mean = 0, std = 0;
     double p25 = 0, p50 = 0, p75 = 0, p95 = 0;
+    double p05 = 0;  // not stored: p95 of the values once a negative scale factor reverses them
     // Categorical: valid pixels equal to each requested class value, in that order.
     std::vector<uint64_t> class_counts;
 };

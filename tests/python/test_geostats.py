@@ -123,6 +123,36 @@ def test_scaling_fields_are_applied_like_the_reference(rasters):
     np.testing.assert_allclose(scaled[:, 4], plain[:, 4])
 
 
+def test_negative_scale_factor_keeps_the_order(rasters):
+    # A negative factor reverses the pixels' order: the scaled minimum is the raw maximum and
+    # the scaled p95 the raw p5. Before, "min" was the largest value and p25/p75 swapped.
+    path = rasters["uint8"]
+    got = np.array(tacocore.GeotiffStats().compute(
+        tacocore.Sample("s", path, **{"scaling:scale_factor": -2.0, "scaling:scale_offset": 1.0})))
+    ds = gdal.Open(path)
+    for b in range(ds.RasterCount):
+        v = np.frombuffer(ds.GetRasterBand(b + 1).ReadRaster(), dtype=np.uint8) * -2.0 + 1.0
+        want = [v.min(), v.max(), v.mean(), v.std(), 100.0, *np.percentile(v, [25, 50, 75, 95])]
+        np.testing.assert_allclose(got[b], want, rtol=1e-5, atol=1e-4)
+
+
+def test_signed_bytes_are_signed(tmp_path):
+    # GDAL < 3.7 opens an int8 GeoTIFF as a Byte band tagged PIXELTYPE=SIGNEDBYTE: -50 was
+    # counted as 206.
+    a = np.arange(-50, 50, dtype=np.int8).reshape(10, 10)
+    path = str(tmp_path / "int8.tif")
+    ds = gdal.GetDriverByName("GTiff").Create(path, 10, 10, 1, gdal.GDT_Byte, ["PIXELTYPE=SIGNEDBYTE"])
+    ds.SetGeoTransform([0, 1, 0, 0, 0, -1])
+    ds.GetRasterBand(1).SetNoDataValue(-1)
+    ds.GetRasterBand(1).WriteRaster(0, 0, 10, 10, a.tobytes())
+    ds = None
+    got = tacocore.GeotiffStats().compute(tacocore.Sample("s", path))[0]
+    v = a.ravel().astype(np.float64)
+    v = v[v != -1]  # the nodata value, -1 as a signed byte
+    want = [v.min(), v.max(), v.mean(), v.std(), 99.0, *np.percentile(v, [25, 50, 75, 95])]
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
+
+
 def test_against_tacotoolbox_on_the_same_files(reference, rasters, tmp_path):
     """tacotoolbox's numbers are GDAL's approximate statistics (a subsample of the pixels, even
     for small files) and 100-bucket histogram percentiles: min/max/valid% agree exactly, mean,
