@@ -254,6 +254,18 @@ std::string header_value(CSLConstList headers, const char* name) {
     return {};
 }
 
+// The headers of the last response of a GET that followed redirects. CPLHTTPFetch collects the
+// headers of every response in order (a 302's Content-Length, then the final 200's), and each
+// redirect names where it goes in its Location header: the final response's headers are those
+// after the last Location.
+CSLConstList final_response_headers(CSLConstList headers) {
+    CSLConstList after = headers;
+    for (CSLConstList h = headers; h && *h; ++h) {
+        if (EQUALN(*h, "Location", 8) && ((*h)[8] == '=' || (*h)[8] == ':')) after = h + 1;
+    }
+    return after;
+}
+
 // One HEAD: the file's size and validators. GDAL keeps the size, so opening it next costs
 // nothing more.
 RemoteIdentity head(const Location& location) {
@@ -472,8 +484,9 @@ WholeFile http_get_whole(const Location& location, const RemoteIdentity* known) 
         remote_failure(location, "GET", r->pszErrBuf ? r->pszErrBuf : "");
     }
     WholeFile out;
-    out.identity.etag = header_value(r->papszHeaders, "ETag");
-    out.identity.last_modified = header_value(r->papszHeaders, "Last-Modified");
+    const CSLConstList headers = final_response_headers(r->papszHeaders);
+    out.identity.etag = header_value(headers, "ETag");
+    out.identity.last_modified = header_value(headers, "Last-Modified");
     // 304 Not Modified: no body; what the cache holds is current.
     if (known && r->nDataLen == 0 && known->size > 0) {
         out.identity = *known;
@@ -483,7 +496,7 @@ WholeFile http_get_whole(const Location& location, const RemoteIdentity* known) 
     out.bytes.assign(reinterpret_cast<const char*>(r->pabyData),
                      static_cast<size_t>(std::max(r->nDataLen, 0)));
     out.identity.size = out.bytes.size();
-    const std::string length = header_value(r->papszHeaders, "Content-Length");
+    const std::string length = header_value(headers, "Content-Length");
     if (!length.empty() && std::strtoull(length.c_str(), nullptr, 10) != out.identity.size) {
         throw IoError(location.text + ": GET returned " + std::to_string(out.identity.size) +
                       " bytes but announced " + length + " (truncated body)");

@@ -5,6 +5,7 @@
 #include "io/location.hpp"
 #include "metadata/result_table.hpp"
 #include "query/dataset_context.hpp"
+#include "query/vsi_path.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::query {
@@ -153,7 +154,9 @@ std::string collection_table_sql(const CollectionParts& parts, size_t level,
 }
 
 std::string collection_root_sql(const CollectionParts& parts) {
-    return "concat(" + quote_literal(parts.root) + ", " + quote_identifier(kSourceFile) + ")";
+    const std::string file = quote_identifier(kSourceFile);
+    return "concat(" + quote_literal(parts.root) + ", " +
+           (is_url_root(parts.root) ? url_path_sql(file) : file) + ")";
 }
 
 }  // namespace taco::query

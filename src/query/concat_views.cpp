@@ -119,7 +119,7 @@ void define_concat_views(metadata::DuckSession& db, const ConcatPlan& plan, Cont
         db.exec("CREATE VIEW " + table + " AS " + union_all(branches, 0, branches.size()));
         db.exec("CREATE VIEW " + prefix + "level" + std::to_string(level) + " AS " +
                 level_view_sql(table, plan.columns[level], format, quote_identifier(kSourcePath),
-                               level));
+                               level, std::nullopt));
     }
 }
 

@@ -347,6 +347,7 @@ DataFrame Dataset::fetch_level(bool raw) const {
                 [zip, offset = offset.value_or(0), size = size.value_or(0), key = key.value_or(0),
                  type = *type, root = parts ? parts->root : src.vsi_root,
                  part = parts ? part : std::nullopt, data_dir = src.vsi_root + "/DATA/",
+                 url = query::is_url_root(parts ? parts->root : src.vsi_root),
                  meta = level_ == 0 ? "/__meta__" : "__meta__"](
                     const metadata::ResultTable::ChunkRows& rows, size_t row, std::string& out) {
                     if (zip) {
@@ -355,7 +356,7 @@ DataFrame Dataset::fetch_level(bool raw) const {
                             if (rows.is_null(row, *part)) return false;
                             query::write_vsi_subfile(out, rows.get_int(row, offset),
                                                      rows.get_int(row, size), root);
-                            out += rows.get_string(row, *part);
+                            query::append_path(out, rows.get_string(row, *part), url);
                             return true;
                         }
                         query::write_vsi_subfile(out, rows.get_int(row, offset),
@@ -366,7 +367,7 @@ DataFrame Dataset::fetch_level(bool raw) const {
                     const std::string_view kind = rows.get_string(row, type);
                     if (kind != "FILE" && kind != "FOLDER") return false;
                     out.assign(data_dir);
-                    out += rows.get_string(row, key);
+                    query::append_path(out, rows.get_string(row, key), url);
                     if (kind == "FOLDER") out += meta;
                     return true;
                 };

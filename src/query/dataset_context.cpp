@@ -9,6 +9,7 @@
 #include "metadata/result_table.hpp"
 #include "query/error_text.hpp"
 #include "query/load_checks.hpp"
+#include "query/vsi_path.hpp"
 #include "spatial/sql_functions.hpp"
 #include "taco/errors.hpp"
 
@@ -55,13 +56,20 @@ void check_required_columns(const format::OpenedDataset& src, size_t level,
 // concat() builds each string in one step, about twice as fast as a chain of || (which makes
 // every intermediate string); unlike ||, it skips NULLs, so NULL inputs are handled first to keep
 // the reference's NULL-in, NULL-out behaviour.
-std::string gdal_vsi_expression(ContainerFormat format, const std::string& root_sql, size_t level) {
+// `url`: whether the root is an HTTP URL (is_url_root), whose ids and relative paths are
+// percent-encoded; nullopt: decided row by row (a concatenation's roots differ).
+std::string gdal_vsi_expression(ContainerFormat format, const std::string& root_sql, size_t level,
+                                std::optional<bool> url) {
     if (format == ContainerFormat::Zip) {
         return "CASE WHEN \"internal:offset\" IS NULL OR \"internal:size\" IS NULL THEN NULL "
                "ELSE concat('/vsisubfile/', \"internal:offset\", '_', \"internal:size\", ',', " +
                root_sql + ") END";
     }
-    const std::string key = level == 0 ? "\"id\"" : "\"internal:relative_path\"";
+    const std::string column = level == 0 ? "\"id\"" : "\"internal:relative_path\"";
+    const std::string key = !url ? "CASE WHEN starts_with(" + root_sql + ", '/vsicurl/') THEN " +
+                                       url_path_sql(column) + " ELSE " + column + " END"
+                            : *url ? url_path_sql(column)
+                                   : column;
     const std::string meta = level == 0 ? "'/__meta__'" : "'__meta__'";
     return "CASE WHEN " + key + " IS NULL THEN NULL WHEN \"type\" = 'FOLDER' THEN concat(" +
            root_sql + ", '/DATA/', " + key + ", " + meta + ") WHEN \"type\" = 'FILE' THEN concat(" +
@@ -149,13 +157,15 @@ void ChildrenCache::put(const std::string& key,
 }
 
 std::string level_view_sql(const std::string& table, const std::vector<ColumnType>& columns,
-                           ContainerFormat format, const std::string& root_sql, size_t level) {
+                           ContainerFormat format, const std::string& root_sql, size_t level,
+                           std::optional<bool> url_root) {
     // A table that already carries internal:gdal_vsi (e.g. exported from a view) gets it
     // replaced, so the view never has the column twice.
     const std::string star =
         has_column(columns, "internal:gdal_vsi") ? "* EXCLUDE (\"internal:gdal_vsi\")" : "*";
-    return "SELECT " + star + ", " + gdal_vsi_expression(format, root_sql, level) + " AS " +
-           quote_identifier("internal:gdal_vsi") + " FROM " + table + " WHERE " + kNotPadding;
+    return "SELECT " + star + ", " + gdal_vsi_expression(format, root_sql, level, url_root) +
+           " AS " + quote_identifier("internal:gdal_vsi") + " FROM " + table + " WHERE " +
+           kNotPadding;
 }
 
 void define_level_views(metadata::DuckSession& db, const DatasetContext& ctx,
@@ -176,7 +186,8 @@ void define_level_views(metadata::DuckSession& db, const DatasetContext& ctx,
                      : "SELECT * FROM read_parquet(" + quote_literal(ctx.level_files[i]) + ")"));
         if (!level_views) continue;
         db.exec("CREATE VIEW " + prefix + "level" + std::to_string(i) + " AS " +
-                level_view_sql(table, ctx.level_columns[i], ctx.source.format, root_sql(ctx), i));
+                level_view_sql(table, ctx.level_columns[i], ctx.source.format, root_sql(ctx), i,
+                               !ctx.parts && is_url_root(ctx.source.vsi_root)));
     }
 }
 

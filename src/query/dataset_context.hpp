@@ -171,9 +171,11 @@ std::string concat_part_relation(const ConcatPart& part, size_t k, size_t level,
 
 /// `SELECT <star>, <gdal_vsi> FROM table WHERE <not padding>` for one level. `root_sql` is the
 /// SQL expression of the VSI root: a literal for a loaded dataset, the internal:source_path
-/// column for a concatenated one (REFERENCE-API §A10).
+/// column for a concatenated one (REFERENCE-API §A10). `url_root`: whether that root is an HTTP
+/// URL, whose FOLDER sample names are percent-encoded (vsi_path.hpp); nullopt: per row.
 std::string level_view_sql(const std::string& table, const std::vector<ColumnType>& columns,
-                           ContainerFormat format, const std::string& root_sql, size_t level);
+                           ContainerFormat format, const std::string& root_sql, size_t level,
+                           std::optional<bool> url_root);
 
 /// Ids of padding samples start with this (`__TACOPAD__N`, FORMAT.md §4.5); readers hide them.
 inline constexpr std::string_view kPaddingPrefix = "__TACOPAD__";

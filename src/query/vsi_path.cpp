@@ -41,6 +41,31 @@ void write_vsi_subfile(std::string& out, int64_t offset, int64_t size, std::stri
     out += root;
 }
 
+void append_path(std::string& out, std::string_view name, bool url) {
+    if (!url) {
+        out += name;
+        return;
+    }
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    for (const char ch : name) {
+        const auto c = static_cast<unsigned char>(ch);
+        const bool keep = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+                          (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~' ||
+                          c == '/';
+        if (keep) {
+            out += ch;
+        } else {
+            out += '%';
+            out += kHex[c >> 4];
+            out += kHex[c & 15];
+        }
+    }
+}
+
+std::string url_path_sql(const std::string& name_sql) {
+    return "replace(url_encode(" + name_sql + "), '%2F', '/')";
+}
+
 std::string make_vsi_subfile(int64_t offset, int64_t size, std::string_view root) {
     std::string out;
     write_vsi_subfile(out, offset, size, root);
