@@ -529,7 +529,11 @@ class TacoDataFrame:
                 error = e
                 break
         if paths:
-            yield from _core.DecodeAhead(paths, threads, 2 * threads)
+            # As every other read: once the dataset is closed, the next array raises (what is
+            # already decoding ahead is dropped).
+            for array in _core.DecodeAhead(paths, threads, 2 * threads):
+                self._check_open()
+                yield array
         if error is not None:
             raise error
 

@@ -397,13 +397,14 @@ class TacoDataset(FlatMixin, SpaceTimeMixin, StatsMixin):
 
 
 def _restore(recipe: tuple, query: str, backend: str, state: tuple) -> "TacoDataset":
-    """The dataset a pickle describes: load or concat again, then the same view."""
+    """The dataset a pickle describes: load or concat again, then the same view (``query``
+    None: the dataset without any view)."""
     if recipe[0] == "load":
         ds = load(recipe[1], recipe[2], backend, **recipe[3])
     else:
         ds = concat(recipe[1], column_mode=recipe[2])
         ds._backend = backend
-    if ds._native.query != query:
+    if query is not None and ds._native.query != query:
         # A view's SQL defines `data` itself, so binding it again changes nothing.
         view = TacoDataset(ds._native.sql(query), ds)
         view._recipe = ds._recipe

@@ -58,12 +58,19 @@ class Rows:
             self._reopen = None
         self._handle: Optional[_ReaderDataset] = ds
         self._handle_pid = os.getpid()
-        self._frame = None  # per-process native DataFrame of the rows (bytes reads)
+        # Per process, the native DataFrame bytes are read from, and (in a process that ran the
+        # view again) where each row is in it.
+        self._frame = None
+        self._frame_index: Optional[dict] = None  # None: the frame's rows are these rows
+        self._frame_is_whole = False  # the frame is the whole dataset, not the view
 
         import pyarrow as pa
 
         if level == 0:
-            table = pa.table(ds._native.data())
+            # The frame of this one query serves the bytes in this process: running the view
+            # again could give other rows or another order (ORDER BY random(), SAMPLE).
+            self._frame = ds._native.data()
+            table = pa.table(self._frame)
             prefix = ""
         else:
             if level >= ds._native.level_count:
@@ -94,6 +101,8 @@ class Rows:
         types = table.column(plain["type"]).to_pylist() if "type" in plain else [None] * len(self.ids)
         vsi = plain.get("internal:gdal_vsi")
         self.paths: List[Optional[str]] = table.column(vsi).to_pylist() if vsi else [None] * len(self.ids)
+        # Each row's own location, which finds it again in a worker's run of the view.
+        self.row_keys: List[Optional[str]] = list(self.paths)
         if leaf is not None:
             self.paths = self._leaf_paths(ds, types, leaf)
         elif read != "bytes":
@@ -136,6 +145,7 @@ class Rows:
         state = dict(self.__dict__)
         state["_handle"] = None  # reopened on demand in the receiving process
         state["_frame"] = None
+        state["_frame_index"] = None
         state["_handle_pid"] = None
         return state
 
@@ -154,15 +164,45 @@ class Rows:
             self._handle = fn(*args)
             self._handle_pid = os.getpid()
             self._frame = None
+            self._frame_index = None
         return self._handle
 
-    def read_bytes(self, i: int) -> bytes:
+    def _frame_row(self, i: int) -> tuple:
+        """This process's frame and row ``i``'s position in it. Another process runs the view
+        again and finds each row there by its location (``internal:gdal_vsi``), never by its
+        position alone: the run may give the rows in another order, or (ORDER BY random() with
+        a LIMIT, USING SAMPLE) other rows, and then the whole dataset is searched."""
         handle = self.handle()
         if self._frame is None:
-            self._frame = handle._native.data()
+            self._use_frame(handle._native.data(), whole=False)
+        if self._frame_index is None:
+            return self._frame, i  # the rows come in this dataset's order
+        j = self._frame_index.get(self.row_keys[i])
+        if j is None and not self._frame_is_whole:
+            fn, (recipe, _query, backend, _state) = self._reopen
+            self._use_frame(fn(recipe, None, backend, (None, False, None))._native.data(),
+                            whole=True)
+            j = self._frame_index.get(self.row_keys[i])
+        if j is None:
+            raise _core.TacoQueryError(
+                f"{self.source}: sample {self.ids[i]!r} (row {i}) is not in the dataset when it "
+                "is opened again in this process; was it changed on disk?")
+        return self._frame, j
+
+    def _use_frame(self, frame, whole: bool) -> None:
+        import pyarrow as pa
+
+        keys = pa.table(frame).column("internal:gdal_vsi").to_pylist()
+        self._frame = frame
+        self._frame_is_whole = whole
+        self._frame_index = None if keys == self.row_keys else {
+            k: j for j, k in enumerate(keys) if k is not None}
+
+    def read_bytes(self, i: int) -> bytes:
+        frame, j = self._frame_row(i)
         if self.leaf is not None:
-            return self._frame.read(i).read_bytes(self.leaf)
-        return self._frame.read_bytes(i)
+            return frame.read(j).read_bytes(self.leaf)
+        return frame.read_bytes(j)
 
 
 def sample_error(rows: Rows, i: int, message: str) -> "_core.TacoIOError":

@@ -15,6 +15,7 @@ import json
 import logging
 import os
 import pickle
+import re
 import secrets
 import shutil
 import time
@@ -87,14 +88,17 @@ def to_dask(ds: Union[TacoDataset, str, os.PathLike], partition_rows: int = ROW_
     columns = [name for name, _ in ds._native.columns()]
     meta = pa.table(ds._native.sql("SELECT * FROM data LIMIT 0").data()).to_pandas()
     wheres: List[str] = []
-    for part_column in ("internal:source_file", "internal:source_path"):
+    # A view that orders its rows (its SQL has an ORDER BY) is one partition: partitions are
+    # concatenated in storage order, which would undo the view's.
+    ordered = re.search(r"\border\s+by\b", ds._native.query or "", re.IGNORECASE) is not None
+    for part_column in () if ordered else ("internal:source_file", "internal:source_path"):
         if part_column in columns:
             values = pa.table(ds._native.sql(
                 f'SELECT DISTINCT "{part_column}" AS p FROM data ORDER BY 1').data_raw()).column("p").to_pylist()
             wheres = [f'"{part_column}" = {_quote(v)}' if v is not None else f'"{part_column}" IS NULL'
                       for v in values]
             break
-    if not wheres and "internal:current_id" in columns:
+    if not wheres and not ordered and "internal:current_id" in columns:
         bounds = pa.table(ds._native.sql(
             'SELECT min("internal:current_id") AS lo, max("internal:current_id") AS hi FROM data'
         ).data_raw())

@@ -423,9 +423,12 @@ def _collate_data(values: list) -> Any:
     if not all(isinstance(v, torch.Tensor) for v in values) or not _same_shape(values):
         return values
     base = values[0]._base
+    # Each value must be exactly row k of the decoded batch: same offset, shape and strides. A
+    # transform's crop or permute is a view of the same base with another shape or strides.
     if (base is not None and base.shape[0] == len(values) and base.is_contiguous()
+            and values[0].shape == base.shape[1:] and values[0].stride() == base.stride()[1:]
             and all(v._base is base and v.storage_offset() == k * base.stride(0)
-                    for k, v in enumerate(values))):
+                    and v.stride() == values[0].stride() for k, v in enumerate(values))):
         return base  # the decoded batch itself
     return _stack(values)
 

@@ -67,6 +67,17 @@ def test_a_closed_dataset_refuses(geotiff_zip):
         list(df.iter_arrays([0]))
 
 
+def test_closing_during_the_iteration_stops_it(geotiff_zip):
+    # As every read after close(): the next array raises; before, the started iterator went on.
+    ds = tacocore.load(geotiff_zip)
+    df = ds.data
+    arrays = df.iter_arrays(range(len(df)), threads=2)
+    next(arrays)
+    ds.close()
+    with pytest.raises(tacocore.TacoQueryError, match="is closed"):
+        next(arrays)
+
+
 def test_decoding_runs_while_python_runs(geotiff_zip):
     from test_gil import assert_gil_released
 

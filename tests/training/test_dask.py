@@ -146,6 +146,14 @@ def test_to_dask_partitions_a_dataset_by_row_group(client, raster_zip):
     assert ddf[ddf["split"] == "test"]["index"].sum().compute() == sum(range(0, 40, 4))
 
 
+def test_to_dask_keeps_the_order_of_an_ordered_view(client, raster_zip):
+    # Partitions are concatenated in storage order: a view's ORDER BY is one partition.
+    view = tacocore.load(raster_zip).sql('SELECT * FROM data ORDER BY "index" DESC')
+    ddf = tdask.to_dask(view, partition_rows=16)
+    assert ddf.npartitions == 1
+    assert ddf.compute()["id"].tolist() == [f"t{i:02d}" for i in range(39, -1, -1)]
+
+
 def test_to_dask_follows_the_view_and_partitions_collections_by_part(client, source, tmp_path):
     parts = tdask.create(source, tmp_path / "tiles.tacozip", client, group_by="region",
                          metadata=source.parent / "meta.csv", collection={"id": "tiles"})

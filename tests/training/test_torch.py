@@ -119,6 +119,46 @@ def test_bytes_are_read_through_each_workers_own_handle(raster_zip, rasters, con
     assert ds.rows.handle() is ds.rows.handle()
 
 
+@pytest.mark.parametrize("workers", [0, 2])
+def test_bytes_follow_their_id_in_a_view_that_is_not_deterministic(raster_zip, rasters, workers):
+    # The rows were read once; a worker that runs ORDER BY random() LIMIT again gets other rows
+    # in another order, so bytes are found by each row's location, never by its position.
+    directory, _ = rasters
+    view = tacocore.load(raster_zip).sql("SELECT * FROM data ORDER BY random() LIMIT 12")
+    loader = DataLoader(TacoDataset(view, read="bytes"), batch_size=4, num_workers=workers,
+                        collate_fn=collate)
+    got = {}
+    for batch in loader:
+        got.update(zip(batch["id"], batch["data"]))
+    assert len(got) == 12
+    for sample_id, data in got.items():
+        assert data == (directory / f"{sample_id}.tif").read_bytes(), sample_id
+
+
+def _crop(item):
+    item["data"] = item["data"][:, :8, :8]
+    return item
+
+
+def _hwc(item):
+    item["data"] = item["data"].permute(1, 2, 0)
+    return item
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_collate_keeps_what_a_transform_made_of_the_pixels(raster_zip, rasters, workers):
+    # A crop or a permute is a view of the decoded batch with another shape or strides: collate
+    # must stack those, not hand back the whole decoded batch.
+    _, truth = rasters
+    for transform, expected in ((_crop, lambda a: a[:, :8, :8]), (_hwc, lambda a: a.transpose(1, 2, 0))):
+        loader = DataLoader(TacoDataset(raster_zip, transform=transform), batch_size=4,
+                            num_workers=workers, collate_fn=collate)
+        batch = next(iter(loader))
+        assert tuple(batch["data"].shape) == (4, *expected(truth["t00"]).shape)
+        for k, sample_id in enumerate(batch["id"]):
+            np.testing.assert_array_equal(batch["data"][k].numpy(), expected(truth[sample_id]))
+
+
 def test_forked_workers_open_their_own_handle(raster_zip):
     ds = TacoDataset(raster_zip, read="bytes")
     ds.rows.handle()  # the parent's handle exists before the workers fork
