@@ -44,6 +44,11 @@ std::vector<OpenedPart> open_parts(const std::vector<fs::path>& paths,
     for (size_t k = 0; k < paths.size(); ++k) {
         const fs::path& path = paths[k];
         std::error_code ec;
+        if (fs::is_directory(path, ec)) {
+            throw FormatError("part '" + path.string() +
+                              "' is a directory: the parts of a collection are TACO ZIP files "
+                              "(.tacozip); `taco convert` makes one of a FOLDER dataset");
+        }
         if (!fs::is_regular_file(path, ec)) {
             throw IoError("part '" + path.string() + "' is missing (no such file)");
         }

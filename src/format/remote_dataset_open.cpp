@@ -77,7 +77,7 @@ size_t expected_level_count(const CollectionDocument& collection) {
 
 OpenedDataset open_remote_dataset(const std::filesystem::path& path, bool validate_all) {
     const io::Location location = io::parse_location(path.string());
-    const std::string name = lower(location.text);
+    const std::string name = lower(std::string(location.path_part()));
     if (ends_with(name, ".taco") || ends_with(name, ".tortilla")) {
         throw FormatError(location.text +
                           ": legacy TACO v1 dataset (.taco / .tortilla); migrate it to a TACO 2 "

@@ -35,11 +35,29 @@ std::string lower(std::string_view s) {
 
 }  // namespace
 
+namespace {
+
+// `base` + "/" + `name`, before the query string of an HTTP URL (`…/x?token=abc`): the query
+// is for the server, and each file of a FOLDER asks with the same one.
+std::string join_before_query(const std::string& base, std::string_view name, bool url) {
+    const size_t query = url ? base.find('?') : std::string::npos;
+    if (query == std::string::npos) return base + "/" + std::string(name);
+    return base.substr(0, query) + "/" + std::string(name) + base.substr(query);
+}
+
+}  // namespace
+
 Location Location::child(std::string_view name) const {
+    const bool url = starts_with(vsi, "/vsicurl/");
     Location out;
-    out.text = text + "/" + std::string(name);
-    if (remote()) out.vsi = vsi + "/" + std::string(name);
+    out.text = join_before_query(text, name, url);
+    if (remote()) out.vsi = join_before_query(vsi, name, url);
     return out;
+}
+
+std::string_view Location::path_part() const {
+    if (!starts_with(vsi, "/vsicurl/")) return text;
+    return std::string_view(text).substr(0, text.find('?'));
 }
 
 bool is_remote(std::string_view text) {

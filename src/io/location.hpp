@@ -13,8 +13,11 @@ struct Location {
     std::string vsi;   // the GDAL path that reads it ("/vsicurl/https://…"); empty when local
 
     bool remote() const { return !vsi.empty(); }
-    /// The location of `name` inside this one (a FOLDER's file), in both spellings.
+    /// The location of `name` inside this one (a FOLDER's file), in both spellings; an HTTP
+    /// URL's query string (`?token=…`) stays at the end.
     Location child(std::string_view name) const;
+    /// `text` without an HTTP URL's query string: what names the file (its suffix).
+    std::string_view path_part() const;
 };
 
 /// True for the URL schemes and GDAL network prefixes tacocore reads remotely.

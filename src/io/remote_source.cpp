@@ -161,7 +161,21 @@ int http_status(const std::string& message) {
     std::smatch m;
     if (std::regex_search(message, m, coded) || std::regex_search(message, m, plain))
         return std::stoi(m[1]);
+    // Cloud stores answer a missing key in words, and GDAL passes on only the words: S3's
+    // NoSuchKey, Azure's BlobNotFound, Google's "No such object".
+    for (const char* not_found :
+         {"The specified key does not exist", "NoSuchKey", "The specified blob does not exist",
+          "BlobNotFound", "No such object"}) {
+        if (message.find(not_found) != std::string::npos) return 404;
+    }
     return 0;
+}
+
+// The timeout and retry settings a request ran with, for messages about a server that did not
+// answer.
+std::string wait_settings() {
+    return std::string("GDAL_HTTP_TIMEOUT=") + CPLGetConfigOption("GDAL_HTTP_TIMEOUT", "30") +
+           " s, GDAL_HTTP_MAX_RETRY=" + CPLGetConfigOption("GDAL_HTTP_MAX_RETRY", "0") + " retries";
 }
 
 // The settings that give credentials to the store `vsi` is on, as its users know them.
@@ -206,16 +220,19 @@ std::string status_hint(int status, const std::string& message, const std::strin
     if (status >= 500) return "HTTP " + std::to_string(status) + " (server error, after retries)";
     std::string lower = message;
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    // curl refuses a URL it cannot parse (a space, a bad port) at once, with code 0 too.
+    if ((status == 0 && vsi.find_first_of(" \t\r\n") != std::string::npos) ||
+        lower.find("bad/illegal format") != std::string::npos ||
+        lower.find("malformed") != std::string::npos ||
+        lower.find("url rejected") != std::string::npos) {
+        return "the URL is malformed (percent-encode spaces and other special characters)";
+    }
     // After retries GDAL's last words are "HTTP error code: 0 - URL. Retrying again in N secs":
     // no HTTP answer at all.
     if (lower.find("timeout") != std::string::npos ||
         lower.find("timed out") != std::string::npos ||
         lower.find("code: 0") != std::string::npos) {
-        return std::string(
-                   "the request timed out or the server did not answer (GDAL_HTTP_TIMEOUT=") +
-               CPLGetConfigOption("GDAL_HTTP_TIMEOUT", "?") +
-               " s, GDAL_HTTP_MAX_RETRY=" + CPLGetConfigOption("GDAL_HTTP_MAX_RETRY", "0") +
-               " retries)";
+        return "the request timed out or the server did not answer (" + wait_settings() + ")";
     }
     if (lower.find("range") != std::string::npos && lower.find("support") != std::string::npos)
         return "the server does not support HTTP range requests, which remote reading needs";
@@ -232,7 +249,10 @@ std::string status_hint(int status, const std::string& message, const std::strin
     const int status = http_status(message.empty() ? vsi_message : message);
     std::string hint = status_hint(status, message, location.vsi);
     if (hint.empty() && status == 0 && message.empty()) {
-        hint = "no answer or the file does not exist (HTTP 404 or a network failure)";
+        hint =
+            "no answer or the file does not exist (HTTP 404, a network failure, or a server "
+            "that stopped sending: " +
+            wait_settings() + ")";
     }
     std::string text = location.text + ": " + action + " failed";
     if (!hint.empty()) text += ": " + hint;
@@ -366,8 +386,11 @@ void RemoteSource::fetch(uint64_t offset, void* buf, size_t n, const std::string
 void RemoteSource::fetch_here(uint64_t offset, void* buf, size_t n, const std::string& what) const {
     // Every read asks for the version the HEAD saw: if the file changed since, the server
     // answers 412 instead of mixing bytes of two versions. Only for plain HTTP(S): the cloud
-    // signatures (Azure's in particular) cover the headers GDAL knows about.
-    const bool conditional = !identity_.etag.empty() && location_.vsi.rfind("/vsicurl/", 0) == 0;
+    // signatures (Azure's in particular) cover the headers GDAL knows about. A weak ETag (W/"...")
+    // never matches under If-Match (RFC 9110 §13.1.1: the comparison is strong), so every read
+    // would fail with 412: such a file is read without the condition.
+    const bool conditional = !identity_.etag.empty() && identity_.etag.rfind("W/", 0) != 0 &&
+                             location_.vsi.rfind("/vsicurl/", 0) == 0;
     const std::string previous = CPLGetThreadLocalConfigOption("GDAL_HTTP_HEADERS", "");
     if (conditional) {
         // GDAL splits the option at commas and strips double quotes unless the header is

@@ -71,7 +71,12 @@ ValidationReport validate(const std::filesystem::path& path, const ValidateOptio
     if (io::is_remote(path.string())) {
         metadata::DuckSession db;
         query::configure_reader_session(db);
-        report.format = format::validate_remote(path, sink, db);
+        if (const auto layout = collection::remote_index_layout(path.string())) {
+            report.format = ContainerFormat::Zip;
+            collection::validate_remote_collection(path.string(), *layout, sink, db, options);
+        } else {
+            report.format = format::validate_remote(path, sink, db);
+        }
         if (options.check_tog) convert::add_tog_findings(path, sink);
         sink.finish();
         return report;

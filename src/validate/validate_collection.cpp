@@ -1,6 +1,8 @@
 #include "validate/validate_collection.hpp"
 
+#include "io/location.hpp"
 #include "query/dataset_context.hpp"
+#include "query/vsi_path.hpp"
 #include "taco/errors.hpp"
 #include "validate/validate_checks.hpp"
 
@@ -15,16 +17,14 @@ int64_t missing_rows(metadata::DuckSession& db, const std::string& a, const std:
     return std::stoll(db.query_scalar("SELECT count(*) FROM ((" + a + ") EXCEPT ALL (" + b + "))"));
 }
 
-}  // namespace
-
-void validate_collection(const IndexLocation& where, format::FindingSink& sink,
-                         metadata::DuckSession& db, const ValidateOptions& options) {
-    const std::string index = where.index.string();
-    format::OpenedDataset opened;
+// The checks of an index already opened: `remote` parts are checked as remote datasets are
+// (their metadata), local ones as TACO ZIPs.
+void validate_opened(const format::OpenedDataset& opened, const std::string& index,
+                     format::FindingSink& sink, metadata::DuckSession& db,
+                     const ValidateOptions& options, bool remote) {
     query::StagedLevels staged;
     std::shared_ptr<const query::CollectionParts> parts;
     try {
-        opened = open_index(where, "");
         staged = query::stage_levels(opened);
         std::vector<std::vector<ColumnType>> columns;
         for (const std::string& file : staged.files) {
@@ -41,15 +41,21 @@ void validate_collection(const IndexLocation& where, format::FindingSink& sink,
         "\"id\", CAST(\"internal:offset\" AS BIGINT), "
         "CAST(\"internal:size\" AS BIGINT)";
     for (const std::string& file : parts->files) {
-        const std::string path = parts->root + file;
-        format::validate_zip(path, sink, db, options);
+        std::string path = parts->root;
+        query::append_path(path, file, query::is_url_root(io::parse_location(path).vsi));
         format::OpenedDataset part;
         query::StagedLevels part_levels;
         try {
-            part = format::open_zip_dataset(path);
+            if (remote) {
+                format::validate_remote(path, sink, db);
+                part = format::open_remote_dataset(path);
+            } else {
+                format::validate_zip(path, sink, db, options);
+                part = format::open_zip_dataset(path);
+            }
             part_levels = query::stage_levels(part);
         } catch (const Error&) {
-            continue;  // validate_zip reported it
+            continue;  // validate_zip / validate_remote reported it
         }
         if (part_levels.files.size() != staged.files.size()) {
             sink.error("collection.part-levels", path,
@@ -82,6 +88,34 @@ void validate_collection(const IndexLocation& where, format::FindingSink& sink,
             }
         }
     }
+}
+
+}  // namespace
+
+void validate_collection(const IndexLocation& where, format::FindingSink& sink,
+                         metadata::DuckSession& db, const ValidateOptions& options) {
+    const std::string index = where.index.string();
+    format::OpenedDataset opened;
+    try {
+        opened = open_index(where, "");
+    } catch (const Error& e) {
+        sink.error("collection.index", index, e.what());
+        return;
+    }
+    validate_opened(opened, index, sink, db, options, false);
+}
+
+void validate_remote_collection(const std::string& index, IndexLayout layout,
+                                format::FindingSink& sink, metadata::DuckSession& db,
+                                const ValidateOptions& options) {
+    format::OpenedDataset opened;
+    try {
+        opened = open_remote_index(io::parse_location(index), layout, "");
+    } catch (const Error& e) {
+        sink.error("collection.index", index, e.what());
+        return;
+    }
+    validate_opened(opened, index, sink, db, options, true);
 }
 
 }  // namespace taco::collection

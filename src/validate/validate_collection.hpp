@@ -13,4 +13,10 @@ namespace taco::collection {
 void validate_collection(const IndexLocation& where, format::FindingSink& sink,
                          metadata::DuckSession& db, const ValidateOptions& options);
 
+/// The same for a remote index (`.../.tacocat`, `.../__TACOCAT__`): its parts are checked as
+/// remote datasets are, by the metadata readers fetch (validate_remote).
+void validate_remote_collection(const std::string& index, IndexLayout layout,
+                                format::FindingSink& sink, metadata::DuckSession& db,
+                                const ValidateOptions& options);
+
 }  // namespace taco::collection

@@ -18,7 +18,7 @@ ContainerFormat validate_remote(const std::filesystem::path& path, FindingSink& 
     } catch (const SchemaError& e) {
         sink.error("collection.pit-schema", "COLLECTION.json", e.what());
         return ContainerFormat::Zip;
-    } catch (const FormatError& e) {
+    } catch (const Error& e) {  // not a TACO dataset, or not there (IoError: 404, 403, ...)
         sink.error("container", path.string(), e.what());
         return ContainerFormat::Zip;
     }
@@ -30,8 +30,14 @@ ContainerFormat validate_remote(const std::filesystem::path& path, FindingSink& 
     for (size_t i = 0; i < opened.levels.size() && loaded; ++i) {
         const LevelSource& level = opened.levels[i];
         auto mem = std::make_unique<io::MemFd>("taco-validate");
-        (level.source ? level.source : opened.archive)
-            ->copy_to_fd(level.offset, level.size, mem->fd(), level.name);
+        try {
+            (level.source ? level.source : opened.archive)
+                ->copy_to_fd(level.offset, level.size, mem->fd(), level.name);
+        } catch (const Error& e) {
+            sink.error("table.unreadable", level.name, e.what());
+            loaded = false;
+            break;
+        }
         LevelRows rows;
         rows.name = level.name;
         rows.parquet = mem->proc_path();

@@ -154,3 +154,13 @@ def test_a_descriptor_path_the_user_wrote_is_a_query_error(path):
     assert "query failed" in proc.stderr, proc.stderr
     assert "cannot read the metadata" not in proc.stderr
     assert "metadata table in memory" not in proc.stderr
+
+
+def test_a_folder_dataset_as_a_collection_part_is_named_a_directory(tmp_path):
+    # It was "part '...' is missing (no such file)" for a directory that is there.
+    folder = FIXTURES / "folder/flat"
+    proc = taco("tacocat", FLAT_ZIP, folder, "-o", tmp_path / "coll")
+    assert proc.returncode == 1, proc.stderr
+    assert "is a directory: the parts of a collection are TACO ZIP files" in proc.stderr, proc.stderr
+    assert "missing" not in proc.stderr
+    assert not (tmp_path / "coll").exists()

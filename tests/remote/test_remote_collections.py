@@ -102,3 +102,22 @@ def test_cli_reads_a_remote_index(served, collection, taco):
     cat = taco("cat", served.url("ref/parts/.tacocat"), "f007", text=False)
     assert cat.returncode == 0, cat.stderr
     assert cat.stdout == bytes([7]) * 4096
+
+
+def test_validate_a_remote_index_checks_it_and_its_parts(served, collection, taco):
+    # It was opened as a FOLDER (".tacocat/METADATA/level0.parquet: HTTP 404") or a ZIP ("not a
+    # ZIP file"); now the index and each of its 4 parts are checked as a remote reader sees them.
+    url = served.url("ref/parts/.tacocat")
+    report = tacocore.validate(url)
+    assert [f for f in report if f["severity"] == "error"] == [], report
+    assert sum(f["code"] == "remote.scope" for f in report) == 4, report  # each part
+    proc = taco("validate", url)
+    assert proc.returncode == 0 and "valid (0 errors" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_validate_a_remote_index_whose_parts_are_elsewhere(served, collection):
+    # This __TACOCAT__ sits in file/, its parts one directory up: without base_path a reader
+    # would find none of them, and validate says so for each (it said "valid").
+    report = tacocore.validate(served.url("ref/parts/file/__TACOCAT__"))
+    errors = [f for f in report if f["severity"] == "error"]
+    assert len(errors) == 4 and all("HTTP 404" in f["message"] for f in errors), report
