@@ -29,6 +29,7 @@ run_suite() {
 }
 run_suite unit ./build/bin/taco_unit_tests --gtest_brief=1
 run_suite readme-example ./build/bin/example_quickstart build/example-quickstart
+run_suite guide-example ./build/bin/example_user_guide build/example-user-guide
 run_suite python-package ./scripts/install_python.sh
 PYTEST_STRICT=(env TACO_STRICT_SKIPS=1 "$PY" -m pytest -q -rs -p no:cacheprovider --continue-on-collection-errors)
 # On both cores (pytest-xdist): each worker starts its own servers on free ports. 730-780 s

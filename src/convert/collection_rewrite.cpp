@@ -92,10 +92,21 @@ std::string now_iso_utc() {
 void rewrite_pit(OrderedJson& pit, const ExportTree& tree) {
     if (!pit.is_object() || !pit.contains("root") || !pit["root"].is_object()) return;
     OrderedJson& root = pit["root"];
-    const uint64_t old_roots = root.value("n", uint64_t{0});
-    const uint64_t new_roots = tree.levels[0].size();
-    root["n"] = new_roots;
+    uint64_t old_roots = root.value("n", uint64_t{0});
+    uint64_t new_roots = 0;  // the hierarchy counts the children of real roots: no padding
+    for (const TreeRow& row : tree.levels[0]) new_roots += row.padding ? 0 : 1;
+    root["n"] = tree.levels[0].size();
     if (!pit.contains("hierarchy") || !pit["hierarchy"].is_object()) return;
+    // root.n counts padding roots (`--pad-to`), which have no children; the real roots of the
+    // source are level 1's count over the children each root has (its pattern's ids).
+    if (pit["hierarchy"].contains("1") && pit["hierarchy"]["1"].is_array() &&
+        !pit["hierarchy"]["1"].empty()) {
+        const OrderedJson& first = pit["hierarchy"]["1"][0];
+        if (first.is_object() && first.contains("id") && first["id"].is_array() &&
+            !first["id"].empty() && first.contains("n") && first["n"].is_number_unsigned()) {
+            old_roots = first["n"].get<uint64_t>() / first["id"].size();
+        }
+    }
     for (auto& [key, patterns] : pit["hierarchy"].items()) {
         if (!patterns.is_array()) continue;
         const size_t depth = static_cast<size_t>(std::strtoul(key.c_str(), nullptr, 10));

@@ -105,8 +105,11 @@ ExportResult run_export(const Dataset& view, const fs::path& requested_output,
         if (!errors.empty()) {
             throw FormatError(name +
                               ": the exported dataset would not be valid, so nothing was written "
-                              "(the source is damaged; `taco validate " +
-                              name + "` lists its errors): " + errors);
+                              "(if `taco validate " +
+                              name +
+                              "` finds the source valid, this is a tacocore defect: please "
+                              "report it): " +
+                              errors);
         }
     }
     if (options.overwrite) format::check_replaceable(output, inputs);
