@@ -96,7 +96,13 @@ nb::object arrow_stream_capsule(const DataFrame& df) {
         std::lock_guard<std::mutex> lock(impl.ctx->db_mutex);
         metadata::export_arrow_stream(impl.table, impl.ctx->db, stream);
     } else {
-        static metadata::DuckSession options_only(1);
+        // Rows not from a dataset (samples_table): only the connection's Arrow options are
+        // used, its time zone among them (UTC: timestamp[us, tz=UTC], as written).
+        static metadata::DuckSession& options_only = []() -> metadata::DuckSession& {
+            static metadata::DuckSession session(1);
+            metadata::use_utc(session);
+            return session;
+        }();
         metadata::export_arrow_stream(impl.table, options_only, stream);
     }
     PyObject* capsule = PyCapsule_New(stream, "arrow_array_stream", [](PyObject* cap) {

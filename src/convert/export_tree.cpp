@@ -5,6 +5,7 @@
 
 #include "io/contained_path.hpp"
 #include "metadata/result_table.hpp"
+#include "query/error_text.hpp"
 #include "query/navigation.hpp"
 #include "taco/errors.hpp"
 #include "taco/sample.hpp"
@@ -91,7 +92,12 @@ ExportTree build_tree(query::DatasetContext& ctx, const RootSelection& roots, si
             const auto& t = *levels[0].table;
             for (size_t r = 0; r < t.rows(); ++r) keep_ids.push_back(t.get_int(r, 0));
         } else {
-            const auto cols = metadata::describe_query(ctx.db, roots.view_sql);
+            std::vector<ColumnType> cols;
+            try {
+                cols = metadata::describe_query(ctx.db, roots.view_sql);
+            } catch (const QueryError& e) {
+                query::rethrow_query(ctx, e, roots.view_sql);  // the user's --where / --sql
+            }
             const bool by_id = !query::has_column(cols, kCurrentId);
             if (by_id && !query::has_column(cols, "id")) {
                 throw QueryError(name +
@@ -100,8 +106,13 @@ ExportTree build_tree(query::DatasetContext& ctx, const RootSelection& roots, si
                                  "one of them in the SELECT list");
             }
             const std::string key = quote_identifier(by_id ? "id" : kCurrentId);
-            auto keys =
-                ResultTable::fetch(ctx.db, "SELECT " + key + " FROM (\n" + roots.view_sql + "\n)");
+            std::shared_ptr<const ResultTable> keys;
+            try {
+                keys = ResultTable::fetch(ctx.db,
+                                          "SELECT " + key + " FROM (\n" + roots.view_sql + "\n)");
+            } catch (const QueryError& e) {
+                query::rethrow_query(ctx, e, roots.view_sql);
+            }
             for (size_t r = 0; r < keys->rows(); ++r) {
                 if (keys->is_null(r, 0)) continue;
                 if (by_id) {

@@ -536,4 +536,12 @@ void DuckSession::exec_with_stream(const std::string& sql,
     impl_->stream_columns = nullptr;
 }
 
+void use_utc(DuckSession& db) {
+    try {
+        db.exec("SET TimeZone = 'UTC'");
+    } catch (const QueryError&) {
+        // Without ICU there is no TimeZone setting, and nothing to set.
+    }
+}
+
 }  // namespace taco::metadata

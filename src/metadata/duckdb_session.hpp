@@ -110,4 +110,10 @@ class DuckSession {
     std::unique_ptr<Impl> impl_;
 };
 
+/// Sets the session's time zone to UTC. Zoned timestamps are instants; DuckDB exports them to
+/// Arrow in the session's zone (the machine's, e.g. "Etc/UTC" or "Europe/Madrid"). UTC makes
+/// them timestamp[us, tz=UTC], the type `info`, field_schema and tacotoolbox name, on every
+/// machine. (A DuckDB without ICU has no time zones: its zoned timestamps are UTC already.)
+void use_utc(DuckSession& db);
+
 }  // namespace taco::metadata

@@ -28,23 +28,7 @@ namespace {
 
 constexpr const char* kGdalVsi = "internal:gdal_vsi";
 
-// What DuckDB says, prefixed with the dataset so the user knows which one failed. The message
-// never shows what the user did not write: the `/proc/self/fd/N` a ZIP's level table is read
-// through becomes its name, and DuckDB's "LINE 1: ..." excerpt (which quotes the `WITH data AS`
-// rewrite) is dropped. A failure to read a level table means the dataset is damaged: FormatError.
-[[noreturn]] void rethrow_query(const query::DatasetContext& ctx, const QueryError& e,
-                                const std::string& statement) {
-    if (ctx.timed_out) {
-        throw QueryError(ctx.source.path.string() + ": the query did not finish within the " +
-                         "timeout of " + std::to_string(ctx.query_timeout) +
-                         " s and was interrupted");
-    }
-    const query::DuckErrorText msg = query::user_facing_duckdb_error(ctx, e.what(), statement);
-    if (msg.damaged) {
-        throw FormatError(ctx.source.path.string() + ": cannot read the metadata: " + msg.text);
-    }
-    throw QueryError(ctx.source.path.string() + ": query failed: " + msg.text);
-}
+using query::rethrow_query;
 
 }  // namespace
 

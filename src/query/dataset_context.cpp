@@ -121,14 +121,7 @@ void configure_reader_session(metadata::DuckSession& db) {
     db.exec("SET parquet_metadata_cache = true");
     // filter_bbox's predicate: a filtered view must bind on any reader connection (concat too).
     spatial::register_sql_functions(db);
-    // Zoned timestamps are instants; DuckDB exports them to Arrow in the session's zone (the
-    // machine's, e.g. "Etc/UTC" or "Europe/Madrid"). UTC makes them timestamp[us, tz=UTC], the
-    // type `info` and field_schema name, on every machine.
-    try {
-        db.exec("SET TimeZone = 'UTC'");
-    } catch (const QueryError&) {
-        // A DuckDB without ICU has no time zones: its zoned timestamps are UTC already.
-    }
+    metadata::use_utc(db);
 }
 
 std::shared_ptr<const metadata::ResultTable> ChildrenCache::find(const std::string& key) {

@@ -2,6 +2,7 @@
 
 #include "model/shorten.hpp"
 #include "paths/path_display.hpp"
+#include "taco/errors.hpp"
 
 namespace taco::query {
 namespace {
@@ -78,6 +79,19 @@ DuckErrorText user_facing_duckdb_error(const DatasetContext& ctx, const std::str
     out.text = name_internal_paths(ctx, std::move(out.text), &out.damaged, statement);
     out.text = shorten(out.text, kMaxMessage);
     return out;
+}
+
+void rethrow_query(const DatasetContext& ctx, const QueryError& e, const std::string& statement) {
+    if (ctx.timed_out) {
+        throw QueryError(ctx.source.path.string() + ": the query did not finish within the " +
+                         "timeout of " + std::to_string(ctx.query_timeout) +
+                         " s and was interrupted");
+    }
+    const DuckErrorText msg = user_facing_duckdb_error(ctx, e.what(), statement);
+    if (msg.damaged) {
+        throw FormatError(ctx.source.path.string() + ": cannot read the metadata: " + msg.text);
+    }
+    throw QueryError(ctx.source.path.string() + ": query failed: " + msg.text);
 }
 
 }  // namespace taco::query

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "query/dataset_context.hpp"
+#include "taco/errors.hpp"
 
 namespace taco::query {
 
@@ -29,5 +30,12 @@ DuckErrorText user_facing_duckdb_error(const DatasetContext& ctx, const std::str
 /// anything was replaced goes to `replaced`.
 std::string name_internal_paths(const DatasetContext& ctx, std::string text, bool* replaced,
                                 std::string_view statement = {});
+
+/// Rethrows a failed statement on the user's view as the user should see it: prefixed with the
+/// dataset, never showing what the user did not write (user_facing_duckdb_error). A failure to
+/// read a level table means the dataset is damaged: FormatError; a timeout says so; anything
+/// else is a QueryError ("query failed").
+[[noreturn]] void rethrow_query(const DatasetContext& ctx, const QueryError& e,
+                                const std::string& statement);
 
 }  // namespace taco::query

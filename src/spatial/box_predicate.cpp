@@ -240,6 +240,9 @@ BoxPredicate::BoxPredicate(const BBox& box, const std::string& box_crs,
             }
             pieces = std::move(cut);
         }
+        // No trusted area (no area of use, or one that folds): every geometry is carried into
+        // the box's CRS, and the box is not carried at all (it could fold over too).
+        if (check_outside_trusted_ && !trusted_) pieces.clear();
     }
     const std::vector<double> shifts =
         to.IsGeographic() ? std::vector<double>{0.0, -360.0, 360.0} : std::vector<double>{0.0};
@@ -268,7 +271,7 @@ BoxPredicate::BoxPredicate(const BBox& box, const std::string& box_crs,
         }
         for (double shift : shifts) {
             GeometryPtr geometry = closed_polygon(xs, ys, shift);
-            if (!same && !valid_quietly(*geometry)) {
+            if (!same && !geometry->IsValid()) {
                 GeometryPtr valid(geometry->MakeValid());
                 if (!valid) continue;
                 geometry = std::move(valid);
@@ -346,7 +349,7 @@ std::optional<bool> BoxPredicate::intersects(std::string_view wkb) const {
     }
     if (!geometry && !parse()) return std::nullopt;
     if (const std::optional<bool> exact = intersects_in_box_crs(*geometry)) return exact;
-    return carried_box();  // not carriable into the box's CRS: the carried box is all there is
+    return carried_box();  // not carriable into the box's CRS: the carried box, if any, decides
 }
 
 }  // namespace taco::spatial

@@ -9,6 +9,7 @@
 #include "metadata/result_table.hpp"
 #include "query/cascade.hpp"
 #include "query/dataset_context.hpp"
+#include "query/error_text.hpp"
 #include "query/lifetime.hpp"
 #include "taco/dataset.hpp"
 #include "taco/errors.hpp"
@@ -85,7 +86,12 @@ std::vector<BandSummary> Dataset::band_stats(const std::vector<size_t>& bands, s
     std::vector<Row> table;
     {
         std::lock_guard lock(ctx_->db_mutex);
-        const std::vector<ColumnType> cols = metadata::describe_query(ctx_->db, rows);
+        std::vector<ColumnType> cols;
+        try {
+            cols = metadata::describe_query(ctx_->db, rows);
+        } catch (const QueryError& e) {
+            query::rethrow_query(*ctx_, e, rows);  // the view is the user's (stats --where)
+        }
         const ColumnType* stats = find(cols, kStats);
         if (!stats) {
             throw QueryError(where + ": level " + std::to_string(level) + " has no column '" +
@@ -108,10 +114,15 @@ std::vector<BandSummary> Dataset::band_stats(const std::vector<size_t>& bands, s
         const std::string count_sql = counts && counts->type.is_list()
                                           ? "CAST(\"" + std::string(kValidCount) + "\" AS DOUBLE[])"
                                           : "CAST(NULL AS DOUBLE[])";
-        auto result = metadata::ResultTable::fetch(
-            ctx_->db, "SELECT " + std::string(has_id ? "CAST(id AS VARCHAR)" : "NULL") +
-                          ", CAST(\"geotiff:stats\" AS DOUBLE[][]), CAST(" + pixels +
-                          " AS DOUBLE), " + count_sql + " FROM (\n" + rows + "\n)");
+        std::shared_ptr<const metadata::ResultTable> result;
+        try {
+            result = metadata::ResultTable::fetch(
+                ctx_->db, "SELECT " + std::string(has_id ? "CAST(id AS VARCHAR)" : "NULL") +
+                              ", CAST(\"geotiff:stats\" AS DOUBLE[][]), CAST(" + pixels +
+                              " AS DOUBLE), " + count_sql + " FROM (\n" + rows + "\n)");
+        } catch (const QueryError& e) {
+            query::rethrow_query(*ctx_, e, rows);
+        }
         for (size_t r = 0; r < result->rows(); ++r) {
             if (result->is_null(r, 1)) continue;
             Row row;

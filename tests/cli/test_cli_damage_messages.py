@@ -164,3 +164,21 @@ def test_a_folder_dataset_as_a_collection_part_is_named_a_directory(tmp_path):
     assert "is a directory: the parts of a collection are TACO ZIP files" in proc.stderr, proc.stderr
     assert "missing" not in proc.stderr
     assert not (tmp_path / "coll").exists()
+
+
+@pytest.mark.parametrize("command", [
+    ("export", "{ds}", "{out}", "--where", "nope = 1"),
+    ("export", "{ds}", "{out}", "--where", "CAST(id AS INTEGER) = 1"),
+    ("export", "{ds}", "{out}", "--sql", "SELECT * FROM data WHERE nope = 1"),
+    ("export-stac", "{ds}", "{out}", "--where", "nope = 1"),
+    ("stats", "{ds}", "--band", "0", "--where", "nope = 1"),
+])
+def test_a_wrong_query_in_any_command_is_a_query_error(tmp_path, command):
+    # export, export-stac and stats ran the view without the message cleaning of sql(): the
+    # internal `WITH data AS` rewrite was shown, with exit 1 (invalid data) instead of 2.
+    args = [a.format(ds=FLAT_ZIP, out=tmp_path / "out") for a in command]
+    proc = taco(*args)
+    assert proc.returncode == 2, proc.stderr
+    assert f"{FLAT_ZIP}: query failed: " in proc.stderr, proc.stderr
+    assert "WITH data AS" not in proc.stderr and "LINE " not in proc.stderr, proc.stderr
+    assert not (tmp_path / "out").exists()

@@ -252,7 +252,7 @@ def test_export_overwrite_refuses_the_input_itself(tmp_path):
 
 def test_export_bad_where_is_a_query_error(tmp_path):
     proc = taco("export", FLAT_ZIP, tmp_path / "x.tacozip", "--where", "no_such_column = 1")
-    assert proc.returncode == 1
+    assert proc.returncode == 2  # a query error, as `taco sql` gives it
     assert "no_such_column" in proc.stderr
     assert list(tmp_path.iterdir()) == []
 

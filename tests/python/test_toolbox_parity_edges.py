@@ -139,3 +139,12 @@ def test_a_collection_value_json_cannot_hold_names_its_key():
     with pytest.raises(TypeError, match=r"COLLECTION field 'x:blob'"):
         tacocore.Taco(tacocore.Tortilla([tacocore.Sample(id="a", path=b"a")]),
                       **COLLECTION_DEFAULTS, **{"x:blob": b"raw"})
+
+
+def test_export_metadata_types_an_aware_datetime_as_tacotoolbox_does():
+    # Its DuckDB session kept the machine's zone: timestamp[us, tz=Etc/UTC], which pyarrow
+    # compares unequal to tacotoolbox's (and the written Parquet's) tz=UTC.
+    when = datetime.datetime(2023, 1, 1, tzinfo=datetime.timezone.utc)
+    ours = tacocore.Sample("a", b"x", whenz=when).export_metadata().schema.field("whenz").type
+    theirs = toolbox_model.Sample(id="a", path=b"x", whenz=when).export_metadata().schema.field("whenz").type
+    assert ours == theirs and str(ours) == "timestamp[us, tz=UTC]", (ours, theirs)

@@ -93,8 +93,12 @@ int run_guarded(Command& cmd) {
     } catch (const taco::IoError& e) {
         return report_error(e.what(), e.kind(),
                             taco::io::cancel_requested() ? interrupted_exit_code() : kExitUsage);
+    } catch (const taco::QueryError& e) {
+        // A query the dataset cannot answer (a wrong --where / --sql, a bad filter) is the
+        // user's to change: exit 2, as `taco sql` says it. An interrupted one is an interruption.
+        return report_error(e.what(), e.kind(),
+                            taco::io::cancel_requested() ? interrupted_exit_code() : kExitUsage);
     } catch (const taco::Error& e) {
-        // An interrupted DuckDB query ends in a QueryError: still an interruption.
         return report_error(e.what(), e.kind(),
                             taco::io::cancel_requested() ? interrupted_exit_code() : kExitInvalid);
     } catch (const std::invalid_argument& e) {
