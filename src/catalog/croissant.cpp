@@ -205,8 +205,8 @@ Distribution distribution(const Dataset& ds, const fs::path& json_dir, const Cro
 std::string level_description(const Dataset& ds, size_t d) {
     const PitSchema& pit = ds.pit_schema();
     if (d == 0)
-        return "Level 0: " + std::to_string(pit.root_n) + " " + pit.root_type +
-               " samples, one row each (METADATA/level0.parquet)";
+        return "Level 0: " + std::to_string(ds.count()) + " " + pit.root_type +
+               " samples, one row each (METADATA/level0.parquet; padding rows not counted)";
     uint64_t rows = 0;
     if (d - 1 < pit.hierarchy.size())
         for (const PitPattern& p : pit.hierarchy[d - 1]) rows += p.n;

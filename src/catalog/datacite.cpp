@@ -122,7 +122,8 @@ CatalogResult export_datacite(const Dataset& ds, const fs::path& out_file,
     const std::string container = ds.format() == ContainerFormat::Folder
                                       ? "TACO FOLDER (directory of files, Parquet metadata)"
                                       : "application/zip";
-    doc["sizes"] = Json::array({std::to_string(ds.pit_schema().root_n) + " samples"});
+    // Samples, not rows: padding (`__TACOPAD__*`, --pad-to) is not data.
+    doc["sizes"] = Json::array({std::to_string(ds.count()) + " samples"});
     doc["formats"] = Json::array({container});
     if (!ds.version().empty()) doc["version"] = ds.version();
     Json rights = Json::array();

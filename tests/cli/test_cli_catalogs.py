@@ -264,3 +264,17 @@ def test_datacite_refuses_bad_options_and_existing_output(tmp_path):
     out.write_text("x")
     proc = taco("export-datacite", FLAT_ZIP, out)
     assert proc.returncode == 2 and out.read_text() == "x"
+
+
+def test_documents_count_samples_not_padding(tmp_path):
+    # --pad-to adds a `__TACOPAD__` row to level 0: DataCite said "4 samples" and Croissant
+    # "Level 0: 4 FOLDER samples" where `taco info` and `taco docs` say 3.
+    for s in "xyz":
+        (tmp_path / "src" / s).mkdir(parents=True)
+        (tmp_path / "src" / s / "a").write_text(s)
+    ds = tmp_path / "d.tacozip"
+    ok("create", "--from", tmp_path / "src", ds, "--pad-to", "4", "--id", "d", "--provider", "P", "-q")
+    taco("export-datacite", ds, tmp_path / "dc.json", "-q")
+    taco("export-croissant", ds, tmp_path / "cr.json", "-q")
+    assert json.loads((tmp_path / "dc.json").read_text())["sizes"] == ["3 samples"]
+    assert "Level 0: 3 FOLDER samples" in (tmp_path / "cr.json").read_text()
