@@ -61,10 +61,14 @@ def _zip_with_level0(tmp_path: Path, change) -> Path:
     data[41] = 2
     for k, name in enumerate(("METADATA/level0.parquet", "COLLECTION.json")):
         struct.pack_into("<QQ", data, 45 + 16 * k, *data_range(name))
+    return _sealed(data, tmp_path / "damaged.tacozip")
+
+
+def _sealed(data: bytearray, path: Path) -> Path:
+    """Writes `data` to `path` with the TACO_HEADER's CRC-32 (local and central) made right."""
     crc = zlib.crc32(bytes(data[41:157]))
     struct.pack_into("<I", data, 14, crc)
     struct.pack_into("<I", data, data.find(b"PK\x01\x02") + 16, crc)
-    path = tmp_path / "damaged.tacozip"
     path.write_bytes(bytes(data))
     return path
 
@@ -98,12 +102,7 @@ def test_one_wrong_type_is_one_finding(tmp_path):
 def _with_slot(tmp_path: Path, slot: int, offset: int, size: int) -> Path:
     data = bytearray(FLAT_ZIP.read_bytes())
     struct.pack_into("<QQ", data, 45 + 16 * slot, offset, size)
-    crc = zlib.crc32(bytes(data[41:157]))
-    struct.pack_into("<I", data, 14, crc)
-    struct.pack_into("<I", data, data.find(b"PK\x01\x02") + 16, crc)
-    path = tmp_path / "slot.tacozip"
-    path.write_bytes(bytes(data))
-    return path
+    return _sealed(data, tmp_path / "slot.tacozip")
 
 
 def test_a_range_past_2_to_the_64_is_not_wrapped(tmp_path):

@@ -23,6 +23,16 @@ from tacocore.torch import TacoDataset, TacoIterableDataset, collate  # noqa: E4
 HERE = Path(__file__).resolve().parent
 
 
+def assert_bytes_are_their_ids(loader, directory: Path, count: int) -> None:
+    """Every item of a read="bytes" loader holds the bytes of its own id's file, `count` ids."""
+    got = {}
+    for batch in loader:
+        got.update(zip(batch["id"], batch["data"]))
+    assert len(got) == count
+    for sample_id, data in got.items():
+        assert data == (directory / f"{sample_id}.tif").read_bytes(), sample_id
+
+
 def ids_of(loader) -> list:
     out = []
     for batch in loader:
@@ -109,12 +119,7 @@ def test_bytes_are_read_through_each_workers_own_handle(raster_zip, rasters, con
     ds = TacoDataset(raster_zip, read="bytes")
     loader = DataLoader(ds, batch_size=5, num_workers=2, collate_fn=collate,
                         multiprocessing_context=context)
-    got = {}
-    for batch in loader:
-        got.update(zip(batch["id"], batch["data"]))
-    assert len(got) == 40
-    for sample_id, data in got.items():
-        assert data == (directory / f"{sample_id}.tif").read_bytes()
+    assert_bytes_are_their_ids(loader, directory, 40)
     # The parent's handle is not what a worker uses: a copy in another process reopens.
     assert ds.rows.handle() is ds.rows.handle()
 
@@ -127,12 +132,7 @@ def test_bytes_follow_their_id_in_a_view_that_is_not_deterministic(raster_zip, r
     view = tacocore.load(raster_zip).sql("SELECT * FROM data ORDER BY random() LIMIT 12")
     loader = DataLoader(TacoDataset(view, read="bytes"), batch_size=4, num_workers=workers,
                         collate_fn=collate)
-    got = {}
-    for batch in loader:
-        got.update(zip(batch["id"], batch["data"]))
-    assert len(got) == 12
-    for sample_id, data in got.items():
-        assert data == (directory / f"{sample_id}.tif").read_bytes(), sample_id
+    assert_bytes_are_their_ids(loader, directory, 12)
 
 
 def _crop(item):
