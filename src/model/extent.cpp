@@ -96,12 +96,14 @@ std::pair<double, double> longitude_arc(const std::vector<std::pair<double, doub
 ExtentColumns extent_columns(const std::vector<ColumnType>& schema) {
     ExtentColumns cols;
     // The first of STAC, then ISTAC, with a place and time_start; ISTAC's place may be its
-    // geometry alone.
+    // geometry alone, with the CRS that places it (without istac:crs a level's footprints say
+    // nowhere, and a deeper level's centroids decide, as in the reference).
     for (const char* p : {"stac:", "istac:"}) {
         const std::string pre = p;
         const bool placed =
             has_column(schema, pre + "centroid", TypeId::Binary) ||
-            (pre == "istac:" && has_column(schema, pre + "geometry", TypeId::Binary));
+            (pre == "istac:" && has_column(schema, pre + "geometry", TypeId::Binary) &&
+             has_column(schema, pre + "crs", TypeId::String));
         if (placed && has_column(schema, pre + "time_start", TypeId::Timestamp)) {
             cols.prefix = pre;
             break;

@@ -391,3 +391,14 @@ def test_subset_of_a_padded_three_level_dataset(tmp_path, where):
     assert pit["root"]["n"] == kept and pit["hierarchy"]["1"][0]["n"] == 4 * kept, pit
     assert [p["n"] for p in pit["hierarchy"]["2"]] == [4 * kept, 4 * kept], pit
     assert taco("validate", tmp_path / "sub.tacozip").returncode == 0
+
+
+def test_extent_of_a_subset_comes_from_the_level_that_places_samples(tmp_path):
+    # nested.tacozip's level 0 has istac:geometry without istac:crs (it places nothing); the
+    # level-1 centroids do. The export wrote the global box [-180, -90, 180, 90] instead.
+    out = tmp_path / "sub.tacozip"
+    ok("export", NESTED_ZIP, out, "--where", "id IN ('europe', 'asia')")
+    extent = json.loads(zipfile.ZipFile(out).read("COLLECTION.json"))["extent"]
+    assert extent["spatial"] != [-180, -90, 180, 90], extent
+    west, south, east, north = extent["spatial"]
+    assert west < east and south < north and -34 < south < -33 and 52 < north < 53, extent
