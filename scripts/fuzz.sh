@@ -25,7 +25,7 @@ flags=(-std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recov
 declare -A sources=(
     [fuzz_taco_header]="src/format/taco_header.cpp"
     [fuzz_zip_directory]="src/format/zip_reader.cpp src/io/file.cpp src/io/crc32.cpp"
-    [fuzz_tacocat_header]="src/collection/tacocat_file.cpp"
+    [fuzz_tacocat_header]="src/collection/tacocat_file.cpp src/io/byte_source.cpp src/io/file.cpp"
     [fuzz_v1_header]="src/legacy/v1_header.cpp src/io/byte_source.cpp src/io/file.cpp"
     [fuzz_parquet_footer]="src/format/parquet_footer.cpp"
     [fuzz_tacotiff_header]="src/raster/tacotiff_header.cpp src/io/byte_source.cpp src/io/file.cpp"
