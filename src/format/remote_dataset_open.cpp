@@ -10,6 +10,7 @@
 #include "io/location.hpp"
 #include "io/metadata_cache.hpp"
 #include "io/remote_source.hpp"
+#include "paths/dataset_names.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::format {
@@ -83,7 +84,7 @@ OpenedDataset open_remote_dataset(const std::filesystem::path& path, bool valida
                           ": legacy TACO v1 dataset (.taco / .tortilla); migrate it to a TACO 2 "
                           ".tacozip first");
     }
-    if (ends_with(name, ".tacozip") || ends_with(name, ".zip")) return open_remote_zip(location);
+    if (paths::has_zip_suffix(name)) return open_remote_zip(location);
     // Neither suffix: a FOLDER when it has COLLECTION.json, else a ZIP under another name.
     try {
         return open_remote_folder(location, validate_all);

@@ -33,10 +33,6 @@ std::string lower(std::string_view s) {
     return out;
 }
 
-}  // namespace
-
-namespace {
-
 // `base` + "/" + `name`, before the query string of an HTTP URL (`…/x?token=abc`): the query
 // is for the server, and each file of a FOLDER asks with the same one.
 std::string join_before_query(const std::string& base, std::string_view name, bool url) {
@@ -47,8 +43,12 @@ std::string join_before_query(const std::string& base, std::string_view name, bo
 
 }  // namespace
 
+bool is_http_vsi(std::string_view vsi) {
+    return starts_with(vsi, "/vsicurl/");
+}
+
 Location Location::child(std::string_view name) const {
-    const bool url = starts_with(vsi, "/vsicurl/");
+    const bool url = is_http_vsi(vsi);
     Location out;
     out.text = join_before_query(text, name, url);
     if (remote()) out.vsi = join_before_query(vsi, name, url);
@@ -56,7 +56,7 @@ Location Location::child(std::string_view name) const {
 }
 
 std::string_view Location::path_part() const {
-    if (!starts_with(vsi, "/vsicurl/")) return text;
+    if (!is_http_vsi(vsi)) return text;
     return std::string_view(text).substr(0, text.find('?'));
 }
 

@@ -20,6 +20,12 @@ struct Location {
     std::string_view path_part() const;
 };
 
+/// Whether GDAL reads `vsi` over plain HTTP(S) (/vsicurl/): it hands the path to the server as
+/// written, so names appended to it must be percent-encoded (a sample id "g h" or "a#b" would ask
+/// for another resource), a query string stays at its end, and reads may carry HTTP conditions.
+/// /vsis3/, /vsigs/ and /vsiaz/ encode keys themselves.
+bool is_http_vsi(std::string_view vsi);
+
 /// True for the URL schemes and GDAL network prefixes tacocore reads remotely.
 bool is_remote(std::string_view text);
 

@@ -389,8 +389,8 @@ void RemoteSource::fetch_here(uint64_t offset, void* buf, size_t n, const std::s
     // signatures (Azure's in particular) cover the headers GDAL knows about. A weak ETag (W/"...")
     // never matches under If-Match (RFC 9110 §13.1.1: the comparison is strong), so every read
     // would fail with 412: such a file is read without the condition.
-    const bool conditional = !identity_.etag.empty() && identity_.etag.rfind("W/", 0) != 0 &&
-                             location_.vsi.rfind("/vsicurl/", 0) == 0;
+    const bool conditional =
+        !identity_.etag.empty() && identity_.etag.rfind("W/", 0) != 0 && is_http_vsi(location_.vsi);
     const std::string previous = CPLGetThreadLocalConfigOption("GDAL_HTTP_HEADERS", "");
     if (conditional) {
         // GDAL splits the option at commas and strips double quotes unless the header is

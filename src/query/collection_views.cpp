@@ -156,7 +156,7 @@ std::string collection_table_sql(const CollectionParts& parts, size_t level,
 std::string collection_root_sql(const CollectionParts& parts) {
     const std::string file = quote_identifier(kSourceFile);
     return "concat(" + quote_literal(parts.root) + ", " +
-           (is_url_root(parts.root) ? url_path_sql(file) : file) + ")";
+           (io::is_http_vsi(parts.root) ? url_path_sql(file) : file) + ")";
 }
 
 }  // namespace taco::query

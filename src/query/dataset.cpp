@@ -5,6 +5,7 @@
 #include <future>
 
 #include "format/dataset_open.hpp"
+#include "io/location.hpp"
 #include "io/trace.hpp"
 #include "metadata/result_table.hpp"
 #include "metadata/spatial_extension.hpp"
@@ -331,7 +332,7 @@ DataFrame Dataset::fetch_level(bool raw) const {
                 [zip, offset = offset.value_or(0), size = size.value_or(0), key = key.value_or(0),
                  type = *type, root = parts ? parts->root : src.vsi_root,
                  part = parts ? part : std::nullopt, data_dir = src.vsi_root + "/DATA/",
-                 url = query::is_url_root(parts ? parts->root : src.vsi_root),
+                 url = io::is_http_vsi(parts ? parts->root : src.vsi_root),
                  meta = level_ == 0 ? "/__meta__" : "__meta__"](
                     const metadata::ResultTable::ChunkRows& rows, size_t row, std::string& out) {
                     if (zip) {

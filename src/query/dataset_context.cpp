@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "io/location.hpp"
 #include "io/trace.hpp"
 
 #include "metadata/result_table.hpp"
@@ -56,7 +57,7 @@ void check_required_columns(const format::OpenedDataset& src, size_t level,
 // concat() builds each string in one step, about twice as fast as a chain of || (which makes
 // every intermediate string); unlike ||, it skips NULLs, so NULL inputs are handled first to keep
 // the reference's NULL-in, NULL-out behaviour.
-// `url`: whether the root is an HTTP URL (is_url_root), whose ids and relative paths are
+// `url`: whether the root is an HTTP URL (io::is_http_vsi), whose ids and relative paths are
 // percent-encoded; nullopt: decided row by row (a concatenation's roots differ).
 std::string gdal_vsi_expression(ContainerFormat format, const std::string& root_sql, size_t level,
                                 std::optional<bool> url) {
@@ -180,7 +181,7 @@ void define_level_views(metadata::DuckSession& db, const DatasetContext& ctx,
         if (!level_views) continue;
         db.exec("CREATE VIEW " + prefix + "level" + std::to_string(i) + " AS " +
                 level_view_sql(table, ctx.level_columns[i], ctx.source.format, root_sql(ctx), i,
-                               !ctx.parts && is_url_root(ctx.source.vsi_root)));
+                               !ctx.parts && io::is_http_vsi(ctx.source.vsi_root)));
     }
 }
 

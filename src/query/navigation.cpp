@@ -104,7 +104,7 @@ std::shared_ptr<const metadata::ResultTable> children_from(
         offset = need("internal:offset", {TypeId::Int64, TypeId::Int32});
         size = need("internal:size", {TypeId::Int64, TypeId::Int32});
     }
-    const bool url = is_url_root(dir);
+    const bool url = io::is_http_vsi(dir);
     auto vsi = [&](const metadata::ResultTable::ChunkRows& rows, size_t row, std::string& out) {
         if (archive) {
             if (rows.is_null(row, *offset) || rows.is_null(row, *size)) return false;

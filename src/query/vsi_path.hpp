@@ -26,15 +26,8 @@ struct SubfileRef {
 /// underscore, size or comma is missing or not a number.
 std::optional<SubfileRef> parse_vsi_subfile(std::string_view vsi);
 
-/// Whether names appended to `root` must be percent-encoded: /vsicurl/ hands its path to the HTTP
-/// server as written, so a sample id "g h" or "a#b" would ask for another resource ("g%20h" for
-/// the sample "g h" itself). /vsis3/, /vsigs/ and /vsiaz/ encode keys themselves.
-inline bool is_url_root(std::string_view root) {
-    return root.substr(0, 9) == "/vsicurl/";
-}
-
-/// Appends `name` to `out`, percent-encoded as a URL path when `url` (RFC 3986's unreserved
-/// characters and '/' kept), as it is otherwise.
+/// Appends `name` to `out`, percent-encoded as a URL path when `url` (the root it is appended to
+/// is io::is_http_vsi; RFC 3986's unreserved characters and '/' kept), as it is otherwise.
 void append_path(std::string& out, std::string_view name, bool url);
 
 /// The SQL of `name_sql` made a URL path as append_path makes it (DuckDB's url_encode, '/' kept).

@@ -42,7 +42,7 @@ void validate_opened(const format::OpenedDataset& opened, const std::string& ind
         "CAST(\"internal:size\" AS BIGINT)";
     for (const std::string& file : parts->files) {
         std::string path = parts->root;
-        query::append_path(path, file, query::is_url_root(io::parse_location(path).vsi));
+        query::append_path(path, file, io::is_http_vsi(parts->root));
         format::OpenedDataset part;
         query::StagedLevels part_levels;
         try {
