@@ -23,7 +23,7 @@ void set_remote_options(const std::string& location,
     // Object stores: the options are the bucket's (as obstore's are the store's); GDAL also
     // looks credentials up again at bucket level when a request is refused.
     std::string prefix = where.vsi;
-    if (prefix.rfind("/vsicurl/", 0) != 0) {
+    if (!io::is_http_vsi(prefix)) {
         const size_t bucket = prefix.find('/', 1) + 1;
         const size_t end = prefix.find('/', bucket);
         if (end != std::string::npos) prefix = prefix.substr(0, end);

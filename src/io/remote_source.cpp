@@ -312,8 +312,7 @@ RemoteIdentity head(const Location& location) {
     id.size = static_cast<uint64_t>(st.st_size);
     // A plain web server that ignores Range answers every read with the whole file: GDAL would
     // download it again for each piece. Cloud stores always support ranges; web servers say so.
-    if (headers_seen && location.vsi.rfind("/vsicurl/", 0) == 0 && id.size > 0 &&
-        upper(ranges) != "BYTES") {
+    if (headers_seen && is_http_vsi(location.vsi) && id.size > 0 && upper(ranges) != "BYTES") {
         throw IoError(location.text +
                       ": the server does not support HTTP range requests (its answer has no "
                       "'Accept-Ranges: bytes'), which reading a remote dataset needs; serve it "
