@@ -37,10 +37,15 @@ std::string trimmed(const fs::path& path) {
 // (so `internal:gdal_vsi` opens in GDAL), a VSI path is kept as given.
 std::string parts_root_of(const fs::path& parts_dir, const std::string& base_path,
                           format::OpenedDataset& out) {
-    std::string root =
-        io::is_remote(base_path)
-            ? io::parse_location(base_path).vsi
-            : format::sql_root(base_path.empty() ? parts_dir : fs::path(base_path), out.anchors);
+    std::string root;
+    if (io::is_remote(base_path)) {
+        const std::string vsi = io::parse_location(base_path).vsi;
+        const io::QuerySplit cut = io::split_query(vsi);
+        root = cut.path;
+        out.parts_query = cut.query;
+    } else {
+        root = format::sql_root(base_path.empty() ? parts_dir : fs::path(base_path), out.anchors);
+    }
     if (root.empty() || root.back() != '/') root += '/';
     return root;
 }
@@ -168,7 +173,8 @@ format::OpenedDataset open_index(const IndexLocation& where, const std::string& 
 }
 
 std::optional<IndexLayout> remote_index_layout(std::string_view location) {
-    std::string_view s = location;
+    const io::Location parsed = io::parse_location(location);
+    std::string_view s = parsed.remote() ? io::split_query(parsed.vsi).path : location;
     while (s.size() > 1 && s.back() == '/') s.remove_suffix(1);
     const std::string_view leaf = s.substr(s.rfind('/') + 1);
     if (leaf == kTacocatFolderName) return IndexLayout::Folder;
@@ -183,9 +189,13 @@ format::OpenedDataset open_remote_index(const io::Location& index, IndexLayout l
                                     : open_file_index(io::RemoteSource::open(index));
     out.path = index.text;
     out.format = ContainerFormat::Zip;
-    // The parts lie beside the index: its location without the last component.
-    std::string root = base_path.empty() ? index.vsi.substr(0, index.vsi.rfind('/')) : base_path;
+    // The parts lie beside the index: its location without the last component (and without its
+    // query string, which each part is asked with after its name).
+    const io::QuerySplit cut = io::split_query(index.vsi);
+    const std::string root =
+        base_path.empty() ? std::string(cut.path.substr(0, cut.path.rfind('/'))) : base_path;
     out.parts_root = parts_root_of({}, root, out);
+    if (base_path.empty()) out.parts_query = cut.query;
     out.vsi_root = out.parts_root.substr(0, out.parts_root.size() - 1);
     return out;
 }

@@ -45,6 +45,9 @@ struct OpenedDataset {
     /// A collection index (`.tacocat/`, `__TACOCAT__`; src/collection/): the directory the parts
     /// named by `internal:source_file` live in, ending in '/'. Empty for a single dataset.
     std::string parts_root;
+    /// The query string of a remote index's URL (`?token=…`, io::split_query), asked with every
+    /// part after its name; empty otherwise.
+    std::string parts_query;
     /// A legacy v1 file (src/legacy/): each FOLDER (nested tortilla) by the absolute offset of its
     /// bytes, with its level and internal:current_id; its children are the next level's rows
     /// whose internal:parent_id is that id (a nested tortilla holds no __meta__).

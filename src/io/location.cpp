@@ -1,5 +1,6 @@
 #include "io/location.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 
@@ -33,31 +34,51 @@ std::string lower(std::string_view s) {
     return out;
 }
 
-// `base` + "/" + `name`, before the query string of an HTTP URL (`…/x?token=abc`): the query
-// is for the server, and each file of a FOLDER asks with the same one.
-std::string join_before_query(const std::string& base, std::string_view name, bool url) {
-    const size_t query = url ? base.find('?') : std::string::npos;
-    if (query == std::string::npos) return base + "/" + std::string(name);
-    return base.substr(0, query) + "/" + std::string(name) + base.substr(query);
-}
-
 }  // namespace
 
 bool is_http_vsi(std::string_view vsi) {
     return starts_with(vsi, "/vsicurl/");
 }
 
+QuerySplit split_query(std::string_view vsi) {
+    const size_t query = is_http_vsi(vsi) ? vsi.find('?') : std::string_view::npos;
+    if (query == std::string_view::npos) return {vsi, {}};
+    return {vsi.substr(0, query), vsi.substr(query)};
+}
+
+namespace {
+
+// `base` + "/" + `name`, before the query string of an HTTP URL (`…/x?token=abc`): the query
+// is for the server, and each file of a FOLDER asks with the same one.
+std::string join_before_query(std::string_view base, std::string_view name) {
+    const QuerySplit cut = split_query(base);
+    std::string out(cut.path);
+    out += '/';
+    out += name;
+    out += cut.query;
+    return out;
+}
+
+}  // namespace
+
 Location Location::child(std::string_view name) const {
-    const bool url = is_http_vsi(vsi);
     Location out;
-    out.text = join_before_query(text, name, url);
-    if (remote()) out.vsi = join_before_query(vsi, name, url);
+    if (!remote()) {
+        out.text = text + "/" + std::string(name);
+        return out;
+    }
+    // `text` is the URL as given (https://…), which split_query does not know as HTTP: cut it
+    // where the VSI path is cut.
+    const size_t query = split_query(vsi).query.size();
+    const size_t cut = text.size() - std::min(query, text.size());
+    out.text = text.substr(0, cut) + "/" + std::string(name) + text.substr(cut);
+    out.vsi = join_before_query(vsi, name);
     return out;
 }
 
 std::string_view Location::path_part() const {
-    if (!is_http_vsi(vsi)) return text;
-    return std::string_view(text).substr(0, text.find('?'));
+    const size_t query = split_query(vsi).query.size();
+    return std::string_view(text).substr(0, text.size() - std::min(query, text.size()));
 }
 
 bool is_remote(std::string_view text) {

@@ -26,6 +26,15 @@ struct Location {
 /// /vsis3/, /vsigs/ and /vsiaz/ encode keys themselves.
 bool is_http_vsi(std::string_view vsi);
 
+/// An HTTP VSI path cut before its query string: `/vsicurl/https://h/ds?token=abc` is
+/// {"/vsicurl/https://h/ds", "?token=abc"}. Any other path is whole with an empty query (a local
+/// name may contain '?'). A FOLDER's files are asked for with the query after their own path.
+struct QuerySplit {
+    std::string_view path;
+    std::string_view query;
+};
+QuerySplit split_query(std::string_view vsi);
+
 /// True for the URL schemes and GDAL network prefixes tacocore reads remotely.
 bool is_remote(std::string_view text);
 

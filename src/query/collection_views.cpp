@@ -47,6 +47,7 @@ std::shared_ptr<const CollectionParts> index_collection(
     const std::vector<std::vector<ColumnType>>& level_columns) {
     auto parts = std::make_shared<CollectionParts>();
     parts->root = opened.parts_root;
+    parts->query = opened.parts_query;
     const std::string index = opened.path.string();
     std::vector<std::map<std::string, LevelPart>> levels(level_files.size());
     for (size_t level = 0; level < level_files.size(); ++level) {
@@ -156,7 +157,14 @@ std::string collection_table_sql(const CollectionParts& parts, size_t level,
 std::string collection_root_sql(const CollectionParts& parts) {
     const std::string file = quote_identifier(kSourceFile);
     return "concat(" + quote_literal(parts.root) + ", " +
-           (io::is_http_vsi(parts.root) ? url_path_sql(file) : file) + ")";
+           (io::is_http_vsi(parts.root) ? url_path_sql(file) : file) + ", " +
+           quote_literal(parts.query) + ")";
+}
+
+std::string part_path(const CollectionParts& parts, std::string_view file) {
+    std::string path = parts.root;
+    append_path(path, file, io::is_http_vsi(parts.root));
+    return path.append(parts.query);
 }
 
 }  // namespace taco::query

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "format/dataset_open.hpp"
@@ -17,6 +18,7 @@ namespace taco::query {
 /// The parts of a loaded collection, in order of first appearance in its level tables.
 struct CollectionParts {
     std::string root;                ///< directory of the parts, ending in '/' (parts_root)
+    std::string query;               ///< a remote index URL's query string (parts_query)
     std::vector<std::string> files;  ///< bare file names, as internal:source_file gives them
     /// [level][part]: what that part's internal:current_id values are shifted by (the rows of
     /// the parts before it at that level); internal:parent_id follows the level above.
@@ -41,5 +43,8 @@ std::string collection_table_sql(const CollectionParts& parts, size_t level,
 
 /// The SQL expression of a row's VSI root: its part's path.
 std::string collection_root_sql(const CollectionParts& parts);
+
+/// The path of the part named `file`: root, the name (percent-encoded over http), the query.
+std::string part_path(const CollectionParts& parts, std::string_view file);
 
 }  // namespace taco::query

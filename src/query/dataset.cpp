@@ -331,7 +331,9 @@ DataFrame Dataset::fetch_level(bool raw) const {
             auto vsi =
                 [zip, offset = offset.value_or(0), size = size.value_or(0), key = key.value_or(0),
                  type = *type, root = parts ? parts->root : src.vsi_root,
-                 part = parts ? part : std::nullopt, data_dir = src.vsi_root + "/DATA/",
+                 part = parts ? part : std::nullopt, part_query = parts ? parts->query : "",
+                 data_dir = std::string(io::split_query(src.vsi_root).path) + "/DATA/",
+                 query = std::string(io::split_query(src.vsi_root).query),
                  url = io::is_http_vsi(parts ? parts->root : src.vsi_root),
                  meta = level_ == 0 ? "/__meta__" : "__meta__"](
                     const metadata::ResultTable::ChunkRows& rows, size_t row, std::string& out) {
@@ -342,6 +344,7 @@ DataFrame Dataset::fetch_level(bool raw) const {
                             query::write_vsi_subfile(out, rows.get_int(row, offset),
                                                      rows.get_int(row, size), root);
                             query::append_path(out, rows.get_string(row, *part), url);
+                            out += part_query;
                             return true;
                         }
                         query::write_vsi_subfile(out, rows.get_int(row, offset),
@@ -354,6 +357,7 @@ DataFrame Dataset::fetch_level(bool raw) const {
                     out.assign(data_dir);
                     query::append_path(out, rows.get_string(row, key), url);
                     if (kind == "FOLDER") out += meta;
+                    out += query;
                     return true;
                 };
             rows = metadata::ResultTable::derive_lazy(all, shown_columns, query::padding_rows(*id),

@@ -67,14 +67,24 @@ std::string gdal_vsi_expression(ContainerFormat format, const std::string& root_
                root_sql + ") END";
     }
     const std::string column = level == 0 ? "\"id\"" : "\"internal:relative_path\"";
-    const std::string key = !url ? "CASE WHEN starts_with(" + root_sql + ", '/vsicurl/') THEN " +
-                                       url_path_sql(column) + " ELSE " + column + " END"
-                            : *url ? url_path_sql(column)
-                                   : column;
+    // An HTTP root's query string (`…/ds?token=abc`) goes after each file's own path, as
+    // io::split_query cuts it; DuckDB folds these on a literal root.
+    const std::string is_url = "starts_with(" + root_sql + ", '/vsicurl/')";
+    const std::string cut_path = "regexp_replace(" + root_sql + ", '\\?.*$', '')";
+    const std::string cut_query = "regexp_extract(" + root_sql + ", '\\?.*$')";
+    auto when_url = [&](const std::string& yes, const std::string& no) {
+        return !url   ? "CASE WHEN " + is_url + " THEN " + yes + " ELSE " + no + " END"
+               : *url ? yes
+                      : no;
+    };
+    const std::string key = when_url(url_path_sql(column), column);
+    const std::string base = when_url(cut_path, root_sql);
+    const std::string query = when_url(cut_query, "''");
     const std::string meta = level == 0 ? "'/__meta__'" : "'__meta__'";
-    return "CASE WHEN " + key + " IS NULL THEN NULL WHEN \"type\" = 'FOLDER' THEN concat(" +
-           root_sql + ", '/DATA/', " + key + ", " + meta + ") WHEN \"type\" = 'FILE' THEN concat(" +
-           root_sql + ", '/DATA/', " + key + ") ELSE NULL END";
+    return "CASE WHEN " + key + " IS NULL THEN NULL WHEN \"type\" = 'FOLDER' THEN concat(" + base +
+           ", '/DATA/', " + key + ", " + meta + ", " + query +
+           ") WHEN \"type\" = 'FILE' THEN concat(" + base + ", '/DATA/', " + key + ", " + query +
+           ") ELSE NULL END";
 }
 
 constexpr const char* kNotPadding = "NOT starts_with(\"id\", '__TACOPAD__')";

@@ -51,20 +51,22 @@ std::shared_ptr<io::ByteSource> archive_for(DatasetContext& ctx, std::string_vie
     return opened;
 }
 
-// The root of the FOLDER dataset (`ctx` or one of its parts) whose DATA/ `path` starts with.
-const std::string* folder_root_of(const DatasetContext& ctx, std::string_view path) {
+// The root of the FOLDER dataset (`ctx` or one of its parts) whose DATA/ `path` starts with,
+// without its query string (io::split_query): `path` is compared without its own.
+std::optional<std::string_view> folder_root_of(const DatasetContext& ctx, std::string_view path) {
     if (ctx.concat) {
         for (const ConcatPart& part : ctx.concat->parts)
-            if (const std::string* root = folder_root_of(*part.ctx, path)) return root;
-        return nullptr;
+            if (const auto root = folder_root_of(*part.ctx, path)) return root;
+        return std::nullopt;
     }
-    if (ctx.source.format != ContainerFormat::Folder) return nullptr;
-    const std::string& root = ctx.source.vsi_root;
+    if (ctx.source.format != ContainerFormat::Folder) return std::nullopt;
+    const std::string_view root = io::split_query(ctx.source.vsi_root).path;
+    path = io::split_query(path).path;
     if (path.size() > root.size() + 6 && path.substr(0, root.size()) == root &&
         path.substr(root.size(), 6) == "/DATA/") {
-        return &root;
+        return root;
     }
-    return nullptr;
+    return std::nullopt;
 }
 
 std::optional<size_t> column_of(const metadata::ResultTable& t, std::string_view name,
@@ -105,14 +107,16 @@ std::shared_ptr<const metadata::ResultTable> children_from(
         size = need("internal:size", {TypeId::Int64, TypeId::Int32});
     }
     const bool url = io::is_http_vsi(dir);
+    const io::QuerySplit dir_cut = io::split_query(dir);
     auto vsi = [&](const metadata::ResultTable::ChunkRows& rows, size_t row, std::string& out) {
         if (archive) {
             if (rows.is_null(row, *offset) || rows.is_null(row, *size)) return false;
             write_vsi_subfile(out, rows.get_int(row, *offset), rows.get_int(row, *size), *archive);
         } else {
-            out.assign(dir);
+            out.assign(dir_cut.path);
             out += '/';
             append_path(out, rows.get_string(row, id), url);
+            out += dir_cut.query;
         }
         return true;
     };
@@ -182,16 +186,25 @@ std::shared_ptr<const metadata::ResultTable> legacy_children(DatasetContext& ctx
     return fetch_children(ctx, relation, "nested tortilla '" + id + "'", &archive, "");
 }
 
+bool ends_with_meta(std::string_view path) {
+    return path.size() >= kMeta.size() && path.substr(path.size() - kMeta.size()) == kMeta;
+}
+
 // A FOLDER dataset's __meta__ of the FOLDER at `folder_vsi`: the view points at `<dir>/__meta__`,
 // children read from a __meta__ point at the directory itself (the next read appends /__meta__),
-// as tacoreader does.
+// as tacoreader does. An HTTP root's query string stays at the end (`…/__meta__?token=abc`).
 std::string meta_path_of(std::string_view folder_vsi) {
-    std::string meta(folder_vsi);
-    if (meta.size() < kMeta.size() ||
-        meta.compare(meta.size() - kMeta.size(), kMeta.size(), kMeta) != 0) {
-        meta += kMeta;
-    }
-    return meta;
+    const io::QuerySplit cut = io::split_query(folder_vsi);
+    std::string meta(cut.path);
+    if (!ends_with_meta(meta)) meta += kMeta;
+    return meta.append(cut.query);
+}
+
+// The directory of a __meta__ path from meta_path_of, with its query string.
+std::string dir_of_meta(std::string_view meta) {
+    const io::QuerySplit cut = io::split_query(meta);
+    std::string dir(cut.path.substr(0, cut.path.size() - kMeta.size()));
+    return dir.append(cut.query);
 }
 
 // How messages name a __meta__: by its byte range in an archive, or by its path.
@@ -226,7 +239,7 @@ std::shared_ptr<const metadata::ResultTable> read_meta(DatasetContext& ctx,
                                      meta_where(id, *ref), &archive, "");
     }
     const std::string meta = meta_path_of(folder_vsi);
-    const std::string dir = meta.substr(0, meta.size() - kMeta.size());
+    const std::string dir = dir_of_meta(meta);
     check_inside_dataset(ctx, meta, true, [&] { return "'" + id + "'"; });
     if (is_remote(meta)) {
         auto source = fetch_remote_file(meta);
@@ -298,7 +311,7 @@ std::optional<StagedMeta> stage_meta(DatasetContext& ctx, const FolderRef& folde
         if (!footer || footer->file_size > kMaxAheadFile) return std::nullopt;
         m.where = meta_where(folder.id, meta);
         m.path = meta;
-        m.dir = meta.substr(0, meta.size() - kMeta.size());
+        m.dir = dir_of_meta(meta);
         m.footer = *footer;
         return m;
     } catch (const Error&) {
@@ -460,12 +473,12 @@ void read_folders_ahead(DatasetContext& ctx, const std::vector<FolderRef>& folde
 void check_inside_dataset(const DatasetContext& ctx, std::string_view vsi, bool meta,
                           const SampleName& name) {
     if (is_vsi_subfile(vsi)) return;
-    const std::string* root = folder_root_of(ctx, vsi);
+    const std::optional<std::string_view> root = folder_root_of(ctx, vsi);
     std::string why;
     if (!root) {
         why = "it is not under the dataset's DATA/ directory";
     } else {
-        std::string_view rel = vsi.substr(root->size() + 6);
+        std::string_view rel = io::split_query(vsi).path.substr(root->size() + 6);
         if (meta) rel.remove_suffix(kMeta.size());
         why = io::unsafe_relative_path(rel);
         if (why.empty() && !meta) {
@@ -474,7 +487,8 @@ void check_inside_dataset(const DatasetContext& ctx, std::string_view vsi, bool 
                 why = "a FILE cannot be a __meta__ table";
         }
         // A server resolves no symbolic links for us to see: remote paths get the lexical rules.
-        if (why.empty() && !is_remote(vsi) && !io::resolves_inside(fs::path(vsi), *root))
+        if (why.empty() && !is_remote(vsi) &&
+            !io::resolves_inside(fs::path(vsi), std::string(*root)))
             why = "it is a symbolic link (or lies under one) that leads outside the dataset";
     }
     if (!why.empty()) {

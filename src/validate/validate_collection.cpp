@@ -41,8 +41,7 @@ void validate_opened(const format::OpenedDataset& opened, const std::string& ind
         "\"id\", CAST(\"internal:offset\" AS BIGINT), "
         "CAST(\"internal:size\" AS BIGINT)";
     for (const std::string& file : parts->files) {
-        std::string path = parts->root;
-        query::append_path(path, file, io::is_http_vsi(parts->root));
+        const std::string path = query::part_path(*parts, file);
         format::OpenedDataset part;
         query::StagedLevels part_levels;
         try {

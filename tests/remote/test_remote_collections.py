@@ -121,3 +121,20 @@ def test_validate_a_remote_index_whose_parts_are_elsewhere(served, collection):
     report = tacocore.validate(served.url("ref/parts/file/__TACOCAT__"))
     errors = [f for f in report if f["severity"] == "error"]
     assert len(errors) == 4 and all("HTTP 404" in f["message"] for f in errors), report
+
+
+@pytest.mark.parametrize("index", [".tacocat", "file/__TACOCAT__"])
+def test_an_index_url_with_a_query_string_asks_each_part_with_it(served, collection, index):
+    # USER-GUIDE §6: the query string stays at the end of every URL derived from the index's,
+    # the parts' included (…/ds_part0001.tacozip?token=abc); base_path may carry its own.
+    base = {} if index == ".tacocat" else {"base_path": served.url("ref/parts") + "?token=b"}
+    remote = tacocore.load(served.url(f"ref/parts/{index}") + "?token=a", **base)
+    ids, paths = ids_and_paths(remote)
+    assert ids == [f"f{i:03d}" for i in range(N)]
+    query = "?token=a" if index == ".tacocat" else "?token=b"
+    assert all(p.endswith(".tacozip" + query) for p in paths), paths[:2]
+    for i in (0, N - 1):
+        assert remote.data.read_bytes(f"f{i:03d}") == bytes([i % 251]) * 4096
+    if index == ".tacocat":  # validate takes no base_path
+        report = tacocore.validate(served.url(f"ref/parts/{index}") + "?token=a")
+        assert [f for f in report if f["severity"] == "error"] == [], report

@@ -115,3 +115,20 @@ def test_a_server_with_weak_etags_serves_a_zip():
     finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.mark.parametrize("query", ["?download=1", "?token=abc"])
+def test_a_folder_url_with_a_query_string_asks_each_file_with_it(served, query, taco):
+    # The query is for the server: every file of the FOLDER is asked for with it, after its own
+    # path (…/DATA/<id>?token=abc), never in the middle of the path.
+    local = tacocore.load(str(FIXTURES / "tacoreader/folder/nested"))
+    url = served.url("ref/tacoreader/folder/nested") + query
+    ds = tacocore.load(url)
+    paths = ds.data["internal:gdal_vsi"].to_pylist()
+    assert all(p.endswith(query) and p.count("?") == 1 for p in paths), paths
+    assert "/DATA/" in paths[0].split("?")[0]
+    child = ds.data.read(0)  # through europe's __meta__?…
+    assert child.read_bytes(0) == local.data.read(0).read_bytes(0)
+    assert child["internal:gdal_vsi"].to_pylist()[0].endswith(query)
+    proc = taco("ls", url)
+    assert proc.returncode == 0, proc.stderr
