@@ -18,6 +18,9 @@ namespace {
 using namespace zip;  // signatures and record sizes
 constexpr size_t kMaxComment = 0xFFFF;
 constexpr uint32_t kMax32 = 0xFFFFFFFFu;
+// General-purpose flag bits a reader must obey: 0 (encrypted) and 3 (data descriptor).
+constexpr uint16_t kFlagDataDescriptor = 0x0008;
+constexpr uint16_t kFlagsReadersObey = 0x0009;
 // Index slots hold the upper 32 bits of the name's hash (a tag that rejects most mismatches
 // without touching the entry) and the entry index + 1; 0 marks a free slot.
 constexpr uint64_t kEmptySlot = 0;
@@ -212,6 +215,32 @@ uint64_t parse_local_header(const std::string& path, const ZipEntry& e, size_t i
         fail(path,
              describe(e, index) + ": data at " + num(data_offset) + " (" + num(e.compressed_size) +
                  " bytes) extends past the start of the central directory at " + num(cd_offset));
+    }
+    // The local header must tell every reader what the directory says: unzip, GDAL's /vsizip/
+    // and streaming readers trust it, byte-range readers trust the directory. Sizes of
+    // 0xFFFFFFFF are in the ZIP64 extra field; bit 3 defers CRC and sizes to a data descriptor.
+    const uint16_t flags = io::load_le16(lfh + 6);
+    const uint16_t method = io::load_le16(lfh + 8);
+    std::string differs;
+    if (method != e.method) {
+        differs = "compression method " + num(method) + ", the directory says " + num(e.method);
+    } else if ((flags & kFlagsReadersObey) != (e.flags & kFlagsReadersObey)) {
+        differs = "flags " + hex32(flags) + ", the directory says " + hex32(e.flags);
+    } else if (!(flags & kFlagDataDescriptor)) {
+        const uint32_t crc = io::load_le32(lfh + 14);
+        const uint32_t csize = io::load_le32(lfh + 18);
+        const uint32_t usize = io::load_le32(lfh + 22);
+        if (crc != e.crc) {
+            differs = "CRC-32 " + num(crc) + ", the directory says " + num(e.crc);
+        } else if ((csize != kMax32 && csize != e.compressed_size) ||
+                   (usize != kMax32 && usize != e.uncompressed_size)) {
+            differs = "sizes " + num(csize) + "/" + num(usize) + ", the directory says " +
+                      num(e.compressed_size) + "/" + num(e.uncompressed_size);
+        }
+    }
+    if (!differs.empty()) {
+        fail(path, describe(e, index) + ": local header at " + num(e.local_header_offset) +
+                       " gives " + differs);
     }
     return data_offset;
 }

@@ -42,6 +42,22 @@ void validate_collection_id(const std::string& id) {
     if (!has_lower) bad("id", "'" + id + "' needs at least one lowercase letter");
 }
 
+// "2.0.0", "0.5.0", "2.1", "2.0.0-rc.1", "2.0.0+build": the reference writes "0.5.0".
+bool looks_like_version(const std::string& v) {
+    size_t i = 0;
+    bool digit = false;
+    for (; i < v.size() && v[i] != '-' && v[i] != '+'; ++i) {
+        if (v[i] >= '0' && v[i] <= '9') {
+            digit = true;
+        } else if (v[i] == '.' && digit) {
+            digit = false;
+        } else {
+            return false;
+        }
+    }
+    return digit && (i == v.size() || i + 1 < v.size());
+}
+
 void validate_contact(const Contact& c, const std::string& where, bool curator) {
     bool classic = c.organization || c.email || c.role;
     if (classic && c.uses_provider_shape()) {
@@ -166,6 +182,11 @@ void validate_collection(const CollectionInfo& info) {
     validate_text(info);
     validate_collection_id(info.id);
     if (info.taco_version.empty()) bad("taco_version", "must not be empty");
+    if (!looks_like_version(info.taco_version)) {
+        bad("taco_version", "'" + info.taco_version +
+                                "' is not a specification version such as \"2.0.0\" (digits "
+                                "separated by dots, then an optional -pre-release or +build)");
+    }
     for (const auto& t : info.tasks) {
         const auto& known = known_tasks();
         if (std::find(known.begin(), known.end(), t) == known.end()) {
@@ -201,6 +222,12 @@ void validate_collection(const CollectionInfo& info) {
 }
 
 Taco::Taco(Tortilla root, CollectionInfo info) : root_(std::move(root)), info_(std::move(info)) {
+    // Only a moved-from Tortilla is empty: its constructor refuses no samples.
+    if (root_.size() == 0) {
+        throw SchemaError(
+            "Taco: the root Tortilla has no samples (it was moved from); a dataset "
+            "holds at least one sample");
+    }
     validate_collection(info_);
     model::validate_pit(root_);
     extent_ = info_.extent ? *info_.extent : model::compute_extent(root_);

@@ -194,7 +194,12 @@ void compare_pit(TableChecks& t, const PitSchema& declared, const PitSchema& act
     auto bad = [&](const std::string& what) {
         t.sink.error("collection.pit-schema", where, what, "pit_schema");
     };
-    if (declared.root_type != actual.root_type) {
+    if (actual.root_n == 0) {
+        t.sink.error("table.empty", "METADATA/level0.parquet",
+                     "level 0 has no samples; spec §5.3: the root TORTILLA holds at least one "
+                     "SAMPLE",
+                     "pit_schema");
+    } else if (declared.root_type != actual.root_type) {
         bad("root.type is " + declared.root_type + ", but level 0 starts with a " +
             actual.root_type);
     }

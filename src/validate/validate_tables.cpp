@@ -96,8 +96,10 @@ bool load_level(TableChecks& t, LevelRows& L, size_t index) {
         {"internal:current_id", false, Severity::Info,
          "written before tacotoolbox 0.21; readers fall back to row positions",
          &LevelRows::current_id},
-        {"internal:parent_id", false, index == 0 ? Severity::Warning : Severity::Error,
-         "links each row to its parent in the previous level", &LevelRows::parent_id},
+        {"internal:parent_id", false, Severity::Error,
+         index == 0 ? "spec §6.2: every level table has it; at level 0 it is the row's position"
+                    : "links each row to its parent in the previous level",
+         &LevelRows::parent_id},
     };
     if (zip) {
         wants.push_back({"internal:offset", false, Severity::Error,
@@ -148,6 +150,29 @@ bool valid_id_chars(std::string_view id) {
            id.find('\0') == std::string_view::npos && id != "." && id != "..";
 }
 
+// Readers hide every row whose id starts with __TACOPAD__ (FORMAT.md §4.4), so anything but
+// the padding tacotoolbox writes (`__TACOPAD__<n>`, an empty FILE) would vanish from every view.
+void check_padding_row(TableChecks& t, const LevelRows& L, size_t r, std::string_view id) {
+    const std::string_view n = id.substr(kPaddingPrefix.size());
+    const bool digits =
+        !n.empty() && std::all_of(n.begin(), n.end(), [](char c) { return c >= '0' && c <= '9'; });
+    std::string why;
+    if (!digits) {
+        why = "a padding id is __TACOPAD__ and a number";
+    } else if (L.type_of(r) != "FILE") {
+        why = "padding stands in for a missing FILE and is a FILE itself";
+    } else if (L.size && !L.rows->is_null(r, *L.size) && L.rows->get_int(r, *L.size) != 0) {
+        why =
+            "padding is empty, but internal:size is " + std::to_string(L.rows->get_int(r, *L.size));
+    }
+    if (!why.empty()) {
+        t.sink.error("row.padding", L.where(r),
+                     "id '" + shorten(id) + "' marks padding, which every reader hides, but " +
+                         why + "; a real sample needs an id that does not start with '__'",
+                     L.name);
+    }
+}
+
 void check_row_basics(TableChecks& t, const LevelRows& L, size_t r) {
     const std::string_view id = L.id_of(r);
     if (L.rows->is_null(r, *L.id) || id.empty()) {
@@ -160,6 +185,8 @@ void check_row_basics(TableChecks& t, const LevelRows& L, size_t r) {
         t.sink.error("row.id", L.where(r),
                      "id '" + shorten(id) + "' starts with '__', which is reserved for padding",
                      L.name);
+    } else if (L.is_padding(r)) {
+        check_padding_row(t, L, r, id);
     }
     const std::string_view type = L.type_of(r);
     if (type != "FILE" && type != "FOLDER") {

@@ -355,6 +355,21 @@ TEST(ZipReader, RejectsBadLocalHeaders) {
         "past the start of the central directory at 8689");
 }
 
+// unzip, GDAL's /vsizip/ and streaming readers trust the local header, tacocore the directory:
+// the two must agree on method, the flags readers obey, CRC and sizes.
+TEST(ZipReader, RejectsLocalHeadersThatContradictTheDirectory) {
+    EXPECT_EQ(directory_error(edited_flat([](std::string& b) { put_le(b, 157 + 8, 8, 2); })),
+              "entry 'DATA/sample_0' (central directory record 1): local header at 157 gives "
+              "compression method 8, the directory says 0");
+    EXPECT_EQ(directory_error(edited_flat([](std::string& b) { put_le(b, 157 + 6, 8, 2); })),
+              "entry 'DATA/sample_0' (central directory record 1): local header at 157 gives "
+              "flags 0x00000008, the directory says 0x00000000");
+    const std::string crc = directory_error(edited_flat([](std::string& b) { b[157 + 14] ^= 1; }));
+    EXPECT_NE(crc.find("local header at 157 gives CRC-32 "), std::string::npos) << crc;
+    const std::string size = directory_error(edited_flat([](std::string& b) { b[157 + 22] ^= 1; }));
+    EXPECT_NE(size.find("local header at 157 gives sizes "), std::string::npos) << size;
+}
+
 TEST(ZipReader, RejectsZip64SentinelWithoutExtra) {
     const size_t first_record = 8689;
     EXPECT_EQ(directory_error(edited_flat(
