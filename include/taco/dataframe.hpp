@@ -32,6 +32,10 @@ class DataFrame {
   public:
     /// An empty frame (no rows, no columns).
     DataFrame();
+    /// Copies share the rows. There are no move operations: a "moved-from" frame is a copy, still
+    /// the same rows, never an object whose every call would crash.
+    DataFrame(const DataFrame&) = default;
+    DataFrame& operator=(const DataFrame&) = default;
 
     size_t rows() const;
     size_t columns() const;
@@ -90,10 +94,6 @@ class DataFrame {
     /// The exact bytes of a FILE sample, straight from the container. NavigationError for a FOLDER.
     std::string read_bytes(int64_t position) const;
     std::string read_bytes(std::string_view id) const;
-    /// Where a FILE sample's bytes lie (source, offset, size), checked as read_bytes checks it,
-    /// without reading them: for callers that fill buffers of their own (the Python bindings
-    /// read straight into `bytes` objects, many at once on native threads).
-    query::FileRange byte_range(int64_t position) const;
     /// Size in bytes of a FILE sample (no data is read).
     uint64_t byte_size(int64_t position) const;
     uint64_t byte_size(std::string_view id) const;
@@ -102,9 +102,14 @@ class DataFrame {
     uint64_t stream_bytes(int64_t position, const std::function<void(std::string_view)>& sink,
                           size_t piece = size_t{4} << 20) const;
 
-    /// Internal: wraps an implementation (used by Dataset and navigation).
+    // --- Internal: for Dataset, navigation and the Python bindings (their types are declared in
+    // src/query/, not in this API). -------------------------------------------------------------
     explicit DataFrame(std::shared_ptr<const query::DataFrameImpl> impl);
     const query::DataFrameImpl& impl() const { return *impl_; }
+    /// Where a FILE sample's bytes lie (source, offset, size, query/navigation.hpp), checked as
+    /// read_bytes checks it, without reading them: the Python bindings read straight into
+    /// `bytes` objects, many at once on native threads.
+    query::FileRange byte_range(int64_t position) const;
 
   private:
     size_t checked_position(int64_t position) const;

@@ -72,6 +72,11 @@ Dataset concat(const std::vector<Dataset>& datasets, ColumnMode mode);
 
 class Dataset {
   public:
+    /// Copies share the open dataset (closing one closes all). There are no move operations: a
+    /// "moved-from" Dataset is a copy, still open, never an object whose every call would crash.
+    Dataset(const Dataset&) = default;
+    Dataset& operator=(const Dataset&) = default;
+
     // --- COLLECTION.json -----------------------------------------------------------------------
     const std::string& id() const;
     /// `dataset_version`, or "unknown" when the collection has none (as the reference does).
@@ -230,8 +235,8 @@ class Dataset {
 /// the index (one Parquet file per level; parts are opened, not read); LoadOptions::base_path
 /// (collections only, spec §8.1) is the directory of the parts when they are not beside the
 /// index. Remote locations (`https://`, `s3://`, ..., GDAL `/vsi.../`) load the same way
-/// (taco/remote.hpp). Legacy v1 files (`.taco`, `.tortilla`) are refused with a FormatError
-/// saying what to do.
+/// (taco/remote.hpp). Legacy v1 files (`.taco`, `.tortilla`, their `.NNNN.part.` series) load
+/// read-only as their v1 levels (taco/legacy.hpp).
 /// Errors: IoError (missing or unreadable path, a missing part), FormatError (not a valid
 /// dataset, an index range past a part's end; the message names the file and what is missing
 /// or malformed), SchemaError (invalid taco:pit_schema).

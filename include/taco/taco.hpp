@@ -1,17 +1,22 @@
 // Umbrella header of the tacocore C++ API.
 #pragma once
 
+#include "taco/card.hpp"
+#include "taco/catalog.hpp"
 #include "taco/collection.hpp"
 #include "taco/convert.hpp"
 #include "taco/dataframe.hpp"
 #include "taco/dataset.hpp"
 #include "taco/errors.hpp"
 #include "taco/extensions.hpp"
+#include "taco/filters.hpp"
 #include "taco/geotiff_stats.hpp"
 #include "taco/legacy.hpp"
 #include "taco/log.hpp"
+#include "taco/parquet_codec.hpp"
 #include "taco/remote.hpp"
 #include "taco/sample.hpp"
+#include "taco/stats.hpp"
 #include "taco/tacocat.hpp"
 #include "taco/tog.hpp"
 #include "taco/tortilla.hpp"

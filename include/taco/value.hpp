@@ -115,6 +115,10 @@ class Value {
     Value(int v) : Value(static_cast<long long>(v)) {}
     Value(long v) : Value(static_cast<long long>(v)) {}
     Value(long long v) : type_(DataType::int64()), null_(false) { u_.i = v; }
+    // Unsigned integers (a size_t, a count) are int64 values too; above INT64_MAX a SchemaError.
+    Value(unsigned v) : Value(static_cast<long long>(v)) {}
+    Value(unsigned long v) : Value(static_cast<unsigned long long>(v)) {}
+    Value(unsigned long long v);
     Value(double v) : type_(DataType::float64()), null_(false) { u_.d = v; }
     Value(float v) : type_(DataType::float32()), null_(false) { u_.d = v; }
     Value(std::string v) : type_(DataType::string()), null_(false) {
@@ -197,7 +201,11 @@ struct Field {
 struct ColumnType {
     std::string name;
     DataType type;
-    friend bool operator==(const ColumnType&, const ColumnType&) = default;
+    // Spelt out rather than defaulted, so the public headers also compile as C++17.
+    friend bool operator==(const ColumnType& a, const ColumnType& b) {
+        return a.name == b.name && a.type == b.type;
+    }
+    friend bool operator!=(const ColumnType& a, const ColumnType& b) { return !(a == b); }
 };
 
 }  // namespace taco

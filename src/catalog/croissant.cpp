@@ -6,6 +6,7 @@
 #include "catalog/catalog_common.hpp"
 #include "catalog/json_output.hpp"
 #include "catalog/sha256.hpp"
+#include "convert/dataset_access.hpp"
 #include "taco/catalog.hpp"
 #include "taco/errors.hpp"
 
@@ -262,6 +263,7 @@ Json person_or_org(const Contact& c) {
 
 CatalogResult export_croissant(const Dataset& ds, const fs::path& out_file,
                                const CroissantOptions& o) {
+    convert::DatasetAccess::check_open(ds, "export_croissant()");
     CatalogResult result;
     const fs::path json_dir = fs::absolute(out_file).lexically_normal().parent_path();
     const Distribution dist = distribution(ds, json_dir, o, result.warnings);

@@ -5,6 +5,7 @@
 
 #include "catalog/catalog_common.hpp"
 #include "catalog/json_output.hpp"
+#include "convert/dataset_access.hpp"
 #include "taco/catalog.hpp"
 #include "taco/errors.hpp"
 
@@ -64,6 +65,7 @@ std::string spdx_id_of(const std::string& url) {
 
 CatalogResult export_datacite(const Dataset& ds, const fs::path& out_file,
                               const DataCiteOptions& o) {
+    convert::DatasetAccess::check_open(ds, "export_datacite()");
     CatalogResult result;
     if (o.publication_year != 0 && (o.publication_year < 1000 || o.publication_year > 9999))
         throw QueryError("publication year must have four digits, not " +

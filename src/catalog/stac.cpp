@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "convert/dataset_access.hpp"
 #include "io/staged_output.hpp"
 #include "model/time_format.hpp"
 #include "taco/catalog.hpp"
@@ -54,6 +55,7 @@ void write_json(const fs::path& p, const Json& doc) {
 }  // namespace
 
 CatalogResult export_stac(const Dataset& view, const fs::path& out_dir, bool overwrite) {
+    convert::DatasetAccess::check_open(view, "export_stac()");
     CatalogResult result;
     const std::vector<ColumnType> cols = view.columns();
     const std::string geom =

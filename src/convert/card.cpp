@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "convert/dataset_access.hpp"
 #include "taco/errors.hpp"
 
 namespace taco {
@@ -334,6 +335,7 @@ CardFormat parse_card_format(const std::string& name) {
 }
 
 std::string dataset_card(const Dataset& dataset, CardFormat format, const CardOptions& options) {
+    convert::DatasetAccess::check_open(dataset, "dataset_card()");
     const CardFacts facts = gather(dataset, options);
     return format == CardFormat::Html ? html(facts) : markdown(facts);
 }

@@ -16,6 +16,8 @@ struct DatasetAccess {
         d.life_->check("export");
         return d.ctx_;
     }
+    /// ClosedError naming `what` (e.g. "dataset_card()") when `d` is closed.
+    static void check_open(const Dataset& d, const char* what) { d.life_->check(what); }
     static const std::string& view_sql(const Dataset& d) { return d.view_sql_; }
     static size_t level(const Dataset& d) { return d.level_; }
 };

@@ -51,8 +51,9 @@ V1File V1File::open(const std::string& location) {
         return out;
     }
     std::error_code ec;
-    if (!fs::is_regular_file(location, ec))
-        throw IoError("cannot open '" + location + "': no such file");
+    if (!fs::exists(location, ec)) throw IoError("cannot open '" + location + "': no such file");
+    // Anything but a regular file (a directory, a FIFO) gets open_local_source's message, which
+    // says what it is.
     out.source = io::open_local_source(location);
     out.gdal_path = location;
     return out;

@@ -112,6 +112,12 @@ Sample Sample::bytes(std::string id, std::string data) {
 
 Sample Sample::folder(std::string id, Tortilla children) {
     validate_sample_id(id);
+    // Only a moved-from Tortilla is empty: its constructor refuses no samples.
+    if (children.size() == 0) {
+        throw SchemaError("FOLDER '" + id +
+                          "': its Tortilla has no samples (it was moved from); a FOLDER holds at "
+                          "least one sample");
+    }
     Sample s;
     s.id_ = std::move(id);
     s.type_ = SampleType::Folder;

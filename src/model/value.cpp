@@ -358,6 +358,14 @@ std::string DataType::sql_name() const {
     return "VARCHAR";
 }
 
+Value::Value(unsigned long long v) : type_(DataType::int64()), null_(false) {
+    if (v > static_cast<unsigned long long>(INT64_MAX)) {
+        throw SchemaError("the integer " + std::to_string(v) +
+                          " does not fit int64, the type TACO stores integers as");
+    }
+    u_.i = static_cast<int64_t>(v);
+}
+
 Value::Value(const Value& other) : type_(other.type_), null_(other.null_) {
     copy_from(other);
 }

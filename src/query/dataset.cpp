@@ -413,6 +413,7 @@ Dataset load(const std::filesystem::path& path) {
 }
 
 Dataset load(const std::filesystem::path& path, const LoadOptions& options) {
+    query::check_load_options(options, path.string());
     // Tortilla 0.5 / TACO 0.2 files open read-only through src/legacy/ (issue 16).
     if (is_legacy_v1_file(path)) return load_legacy(path, options);
     // Starting DuckDB (its catalog of built-in functions) takes ~20 ms of one core: it runs on

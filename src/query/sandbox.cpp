@@ -1,15 +1,34 @@
 #include "query/sandbox.hpp"
 
+#include <cmath>
+#include <string>
+
 #include "model/utf8.hpp"
+#include "taco/errors.hpp"
 
 namespace taco::query {
+
+void check_load_options(const LoadOptions& options, const std::string& path) {
+    if (!std::isfinite(options.timeout) || options.timeout < 0) {
+        throw QueryError(path + ": timeout must be a number of seconds >= 0 (0: no limit), not " +
+                         std::to_string(options.timeout));
+    }
+}
 
 void apply_load_options(DatasetContext& ctx, const LoadOptions& options) {
     ctx.query_timeout = options.timeout;
     std::string memory = options.memory_limit;
     if (memory.empty() && options.sandbox) memory = kSandboxMemoryLimit;
     std::lock_guard lock(ctx.db_mutex);  // settings only: the level tables are not read here
-    if (!memory.empty()) ctx.db.exec("SET memory_limit = " + metadata::quote_literal(memory));
+    if (!memory.empty()) {
+        try {
+            ctx.db.exec("SET memory_limit = " + metadata::quote_literal(memory));
+        } catch (const QueryError& e) {
+            throw QueryError(
+                ctx.name() + ": memory_limit '" + memory +
+                "' is not a size DuckDB understands (e.g. \"512MB\", \"2GB\"): " + e.what());
+        }
+    }
     if (!options.sandbox) return;
     // What the views and navigation read through descriptors: a ZIP's tables and every
     // `__meta__` copied to memory, and a directory whose path is not UTF-8 (it cannot be a SQL

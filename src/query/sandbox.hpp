@@ -9,6 +9,10 @@
 
 namespace taco::query {
 
+/// QueryError naming `path` for options no dataset could be loaded with (a negative or NaN
+/// timeout), before anything is opened.
+void check_load_options(const LoadOptions& options, const std::string& path);
+
 /// Applies `options` to a freshly made context: memory limit, time limit, and with `sandbox`
 /// DuckDB's external access limited to the dataset's files, then the configuration locked.
 void apply_load_options(DatasetContext& ctx, const LoadOptions& options);

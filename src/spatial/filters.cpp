@@ -182,6 +182,7 @@ Dataset Dataset::filter_bbox(double minx, double miny, double maxx, double maxy,
                              const std::string& geometry_col, size_t level,
                              const std::string& crs) const {
     const char* what = "filter_bbox";
+    life_->check("filter_bbox()");  // before the columns() it asks, which would name itself
     for (double v : {minx, miny, maxx, maxy}) {
         if (!std::isfinite(v)) {
             throw QueryError("filter_bbox: the box (" + number(minx) + ", " + number(miny) + ", " +
@@ -253,6 +254,7 @@ Dataset Dataset::filter_datetime(const std::string& range, const std::string& ti
 Dataset Dataset::filter_datetime(const TimeRange& range, const std::string& time_col,
                                  size_t level) const {
     const char* what = "filter_datetime";
+    life_->check("filter_datetime()");  // before the columns() it asks, which would name itself
     if (!range.start_us && !range.end_us) {
         throw QueryError(
             "filter_datetime: the range is open on both sides; give a start or an end");

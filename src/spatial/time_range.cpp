@@ -154,8 +154,13 @@ TimeRange parse_time_range(const std::string& raw) {
 }
 
 std::string format_instant_us(int64_t us) {
-    int64_t days = us >= 0 ? us / kUsPerDay : -((-us + kUsPerDay - 1) / kUsPerDay);
-    int64_t rest = us - days * kUsPerDay;
+    // Floor division without negating `us` (INT64_MIN has no positive twin).
+    int64_t days = us / kUsPerDay;
+    int64_t rest = us % kUsPerDay;
+    if (rest < 0) {
+        rest += kUsPerDay;
+        --days;
+    }
     // civil_from_days (Howard Hinnant).
     days += 719468;
     const int64_t era = (days >= 0 ? days : days - 146096) / 146097;
@@ -169,8 +174,9 @@ std::string format_instant_us(int64_t us) {
     const int64_t micros = rest % kUsPerSecond;
     rest /= kUsPerSecond;
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02lld:%02lld:%02lld",
-                  static_cast<long long>(y), m, d, static_cast<long long>(rest / 3600),
+    // ISO 8601 years before 1 CE: a sign, then at least four digits ("-0001").
+    std::snprintf(buf, sizeof buf, "%s%04lld-%02u-%02uT%02lld:%02lld:%02lld", y < 0 ? "-" : "",
+                  static_cast<long long>(y < 0 ? -y : y), m, d, static_cast<long long>(rest / 3600),
                   static_cast<long long>(rest / 60 % 60), static_cast<long long>(rest % 60));
     std::string out = buf;
     if (micros) {

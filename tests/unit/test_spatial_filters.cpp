@@ -62,6 +62,11 @@ TEST(TimeRange, ParsesInstantsToMicroseconds) {
     EXPECT_EQ(parse_instant_us("1969-12-31T23:59:59.5Z"), -500000);
     EXPECT_EQ(format_instant_us(1672531200LL * 1000000 + 7), "2023-01-01T00:00:00.000007Z");
     EXPECT_EQ(format_instant_us(-500000), "1969-12-31T23:59:59.500000Z");
+    // The extremes of int64 (DuckDB's timestamp range) and years before 1 CE, as ISO 8601 writes
+    // them: a sign and at least four digits.
+    EXPECT_EQ(format_instant_us(INT64_MAX), "294247-01-10T04:00:54.775807Z");
+    EXPECT_EQ(format_instant_us(INT64_MIN), "-290308-12-21T19:59:05.224192Z");
+    EXPECT_EQ(format_instant_us(-62198755200LL * 1000000), "-0001-01-01T00:00:00Z");
 }
 
 TEST(TimeRange, ParsesRangesOpenSidesAndDays) {

@@ -67,3 +67,15 @@ TEST(Value, AccessorsCheckTheType) {
     EXPECT_EQ(Value::binary("ab").to_display(), "<2 bytes>");
     EXPECT_EQ(Value::list({Value(1), Value(2)}).to_display(), "[1, 2]");
 }
+
+// sample.set("n", vec.size()) must compile: unsigned integers are int64 values, refused above
+// INT64_MAX rather than wrapped to a negative number.
+TEST(Value, UnsignedIntegersAreInt64) {
+    const std::vector<int> v(3);
+    const taco::Value n(v.size());
+    EXPECT_EQ(n.type(), taco::DataType::int64());
+    EXPECT_EQ(n.as_int(), 3);
+    EXPECT_EQ(taco::Value(7u).as_int(), 7);
+    EXPECT_EQ(taco::Value(uint64_t{INT64_MAX}).as_int(), INT64_MAX);
+    EXPECT_THROW(taco::Value(uint64_t{INT64_MAX} + 1), taco::SchemaError);
+}
