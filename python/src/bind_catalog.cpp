@@ -36,7 +36,7 @@ void bind_catalog(nb::module_& m) {
         [](const Dataset& view, const std::filesystem::path& out_dir, bool overwrite) {
             CatalogResult r;
             {
-                nb::gil_scoped_release release;
+                GilRelease release;
                 r = export_stac(view, out_dir, overwrite);
             }
             return result_dict(r);
@@ -53,7 +53,7 @@ void bind_catalog(nb::module_& m) {
             o.overwrite = overwrite;
             CatalogResult r;
             {
-                nb::gil_scoped_release release;
+                GilRelease release;
                 r = export_croissant(ds, out_file, o);
             }
             return result_dict(r);
@@ -71,7 +71,7 @@ void bind_catalog(nb::module_& m) {
             o.overwrite = overwrite;
             CatalogResult r;
             {
-                nb::gil_scoped_release release;
+                GilRelease release;
                 r = export_datacite(ds, out_file, o);
             }
             return result_dict(r);

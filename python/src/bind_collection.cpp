@@ -19,7 +19,7 @@ void bind_collection(nb::module_& m) {
             const TacocatFormat f = parse_tacocat_format(format);
             std::filesystem::path written;
             {
-                nb::gil_scoped_release release;
+                GilRelease release;
                 written = create_tacocat(paths, output, f);
             }
             return fs_str(written);
@@ -31,7 +31,7 @@ void bind_collection(nb::module_& m) {
         [](const std::vector<std::filesystem::path>& paths, const std::filesystem::path& output) {
             std::filesystem::path written;
             {
-                nb::gil_scoped_release release;
+                GilRelease release;
                 written = create_tacollection(paths, output);
             }
             return fs_str(written);

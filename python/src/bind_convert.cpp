@@ -72,7 +72,7 @@ void bind_convert(nb::module_& m) {
             CardOptions o;
             o.dataset_example_path = example;
             const CardFormat f = parse_card_format(format);
-            nb::gil_scoped_release release;
+            GilRelease release;
             return dataset_card(ds, f, o);
         },
         "dataset"_a, "format"_a = "md", "dataset_example_path"_a = "",

@@ -31,7 +31,7 @@ void bind_geostats(nb::module_& m) {
         [](const Sample& s, bool categorical, const std::vector<long long>& class_values) {
             Value v;
             {
-                nb::gil_scoped_release release;
+                GilRelease release;
                 v = geotiff_stats(s, options(categorical, class_values, 1, false));
             }
             return from_value(v);
@@ -43,7 +43,7 @@ void bind_geostats(nb::module_& m) {
         [](const Sample& s, bool categorical, const std::vector<long long>& class_values) {
             GeotiffStatsValues v;
             {
-                nb::gil_scoped_release release;
+                GilRelease release;
                 v = geotiff_stats_with_count(s, options(categorical, class_values, 1, false));
             }
             return std::make_pair(from_value(v.stats), from_value(v.valid_count));
@@ -59,7 +59,7 @@ void bind_geostats(nb::module_& m) {
             std::vector<const Sample*> view(natives.begin(), natives.end());
             GeotiffStatsResult r;
             {
-                nb::gil_scoped_release release;
+                GilRelease release;
                 r = geotiff_stats_many(
                     view, options(categorical, class_values, threads, skip_unreadable));
                 for (size_t i = 0; i < natives.size(); ++i) {
@@ -78,7 +78,7 @@ void bind_geostats(nb::module_& m) {
         "tortilla_with_geotiff_stats",
         [](const Tortilla& t, bool categorical, const std::vector<long long>& class_values,
            unsigned threads, bool skip_unreadable) {
-            nb::gil_scoped_release release;
+            GilRelease release;
             std::vector<std::string> skipped;
             Tortilla out = with_geotiff_stats(
                 t, options(categorical, class_values, threads, skip_unreadable), &skipped);

@@ -39,7 +39,7 @@ void bind_legacy(nb::module_& m) {
         .def_static(
             "open",
             [](const std::string& location) {
-                nb::gil_scoped_release release;
+                GilRelease release;
                 return legacy::V1File::open(location);
             },
             "location"_a, "Opens a v1 file (local path or URL); TacoIOError when it is missing.")
@@ -54,7 +54,7 @@ void bind_legacy(nb::module_& m) {
                bool nested, bool footer) {
                 legacy::StoredTortilla t;
                 {
-                    nb::gil_scoped_release release;
+                    GilRelease release;
                     t = legacy::read_stored_tortilla(f, base, length, what, nested, footer);
                 }
                 nb::dict out;
@@ -75,7 +75,7 @@ void bind_legacy(nb::module_& m) {
             [](const legacy::V1File& f, uint64_t offset, uint64_t length) {
                 std::string bytes;
                 {
-                    nb::gil_scoped_release release;
+                    GilRelease release;
                     bytes = f.source->read_string(offset, length, "sample bytes");
                 }
                 return nb::bytes(bytes.data(), bytes.size());
@@ -91,7 +91,7 @@ void bind_legacy(nb::module_& m) {
             for (const auto& [source, offset, length] : pieces)
                 native.push_back({source, offset, length});
             std::string bytes(footer.c_str(), footer.size());
-            nb::gil_scoped_release release;
+            GilRelease release;
             legacy::write_tortilla_file(output, native, bytes, overwrite);
         },
         "output"_a, "pieces"_a, "footer"_a, "overwrite"_a,

@@ -274,7 +274,7 @@ void bind_model(nb::module_& m) {
             io::reset_cancel();
             CreateResult r;
             {
-                nb::gil_scoped_release release;
+                GilRelease release;
                 r = create(taco, output, opts);
             }
             nb::dict d;

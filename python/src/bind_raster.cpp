@@ -1,5 +1,7 @@
 // read_array / read_arrays: GDAL decoding into numpy arrays without the GIL; the decoded buffer
 // becomes the array's memory (no copy).
+#include <atomic>
+
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -45,7 +47,7 @@ void bind_raster(nb::module_& m) {
         [](const std::string& path, const std::string& what) {
             std::string header;
             {
-                nb::gil_scoped_release release;
+                GilRelease release;
                 header = raster::tacotiff_header(path, what);
             }
             return nb::bytes(header.data(), header.size());
@@ -58,7 +60,7 @@ void bind_raster(nb::module_& m) {
         [](const std::filesystem::path& path) {
             raster::Raster r;
             {
-                nb::gil_scoped_release release;
+                GilRelease release;
                 r = raster::decode(path.string());
             }
             return to_numpy(std::move(r));
@@ -69,11 +71,10 @@ void bind_raster(nb::module_& m) {
     m.def(
         "read_arrays",
         [](const std::vector<std::string>& paths, unsigned threads) {
-            std::vector<raster::Raster> rs;
-            {
-                nb::gil_scoped_release release;
-                rs = raster::decode_many(paths, threads);
-            }
+            // Ctrl-C stops the batch: no new decode starts, the running ones finish.
+            std::atomic<bool> stop{false};
+            std::vector<raster::Raster> rs = call_interruptible(
+                [&] { return raster::decode_many(paths, threads, &stop); }, [&] { stop = true; });
             nb::list out;
             for (auto& r : rs) out.append(to_numpy(std::move(r)));
             return out;
@@ -97,7 +98,7 @@ void bind_raster(nb::module_& m) {
                     if (it.done()) throw nb::stop_iteration();
                     std::optional<raster::Raster> r;
                     {
-                        nb::gil_scoped_release release;
+                        GilRelease release;
                         r = it.next(kSignalPoll);
                     }
                     if (r) return to_numpy(std::move(*r));

@@ -37,7 +37,7 @@ nb::object read_result(ReadResult r) {
 // about as much again (docs/READER.md §10.1).
 template <typename Key>
 nb::object read_key(const DataFrame& df, Key key) {
-    std::optional<nb::gil_scoped_release> released;
+    std::optional<GilRelease> released;
     ReadResult r = df.read(key, [&released] {
         if (!released) released.emplace();
     });
@@ -256,7 +256,7 @@ void bind_reader(nb::module_& m) {
             return load(path.string(), options);
         },
         "path"_a, "sandbox"_a = false, "timeout"_a = 0.0, "memory_limit"_a = "", "base_path"_a = "",
-        nb::call_guard<nb::gil_scoped_release>(),
+        nb::call_guard<GilRelease>(),
         "Opens a TACO dataset (ZIP, FOLDER or a collection index); sandbox/timeout/memory_limit/"
         "base_path as taco::LoadOptions.");
 
@@ -268,7 +268,7 @@ void bind_reader(nb::module_& m) {
         "concat",
         [](const std::vector<Dataset>& datasets, const std::string& column_mode) {
             const ColumnMode mode = parse_column_mode(column_mode);
-            nb::gil_scoped_release release;
+            GilRelease release;
             return concat(datasets, mode);
         },
         "datasets"_a, "column_mode"_a = "intersection",
@@ -279,7 +279,7 @@ void bind_reader(nb::module_& m) {
         [](const std::filesystem::path& path) {
             ValidationReport report;
             {
-                nb::gil_scoped_release release;
+                GilRelease release;
                 report = validate(path);
             }
             nb::list findings;

@@ -23,7 +23,7 @@ void bind_remote(nb::module_& m) {
     m.def(
         "cache_dir", [] { return fs_str(metadata_cache_dir()); },
         "Where remote metadata is cached (TACOCORE_CACHE_DIR).");
-    m.def("clear_cache", &clear_cache, nb::call_guard<nb::gil_scoped_release>(),
+    m.def("clear_cache", &clear_cache, nb::call_guard<GilRelease>(),
           "Removes every cached entry of remote metadata; returns how many files were removed.");
 }
 

@@ -20,7 +20,7 @@ void bind_spacetime(nb::module_& m) {
         "filter_bbox",
         [](const Dataset& d, double minx, double miny, double maxx, double maxy,
            const std::string& geometry_col, size_t level, const std::string& crs) {
-            nb::gil_scoped_release release;  // a cascade binds level views
+            GilRelease release;  // a cascade binds level views
             return d.filter_bbox(minx, miny, maxx, maxy, geometry_col, level, crs);
         },
         "dataset"_a, "minx"_a, "miny"_a, "maxx"_a, "maxy"_a, "geometry_col"_a = "auto",
@@ -29,7 +29,7 @@ void bind_spacetime(nb::module_& m) {
         "filter_datetime",
         [](const Dataset& d, std::optional<int64_t> start_us, std::optional<int64_t> end_us,
            const std::string& time_col, size_t level) {
-            nb::gil_scoped_release release;
+            GilRelease release;
             return d.filter_datetime(TimeRange{start_us, end_us}, time_col, level);
         },
         "dataset"_a, "start_us"_a.none(), "end_us"_a.none(), "time_col"_a = "auto", "level"_a = 0,
@@ -47,7 +47,7 @@ void bind_spacetime(nb::module_& m) {
            const std::string& id) {
             std::vector<BandSummary> stats;
             {
-                nb::gil_scoped_release release;
+                GilRelease release;
                 stats = d.band_stats(bands, level, id);
             }
             nb::list out;

@@ -26,7 +26,7 @@ void bind_tacozip(nb::module_& m) {
             entries.reserve(files.size());
             for (const auto& [source, name] : files) entries.push_back({source, name});
             const format::TacoHeader header = tacozip::header_from_pairs(pairs);
-            nb::gil_scoped_release release;
+            GilRelease release;
             tacozip::create(zip_path, entries, header);
         },
         "zip_path"_a, "files"_a, "entries"_a,
@@ -35,7 +35,7 @@ void bind_tacozip(nb::module_& m) {
     m.def(
         "tacozip_read_header",
         [](const std::filesystem::path& zip_path) {
-            nb::gil_scoped_release release;
+            GilRelease release;
             return tacozip::read_header(zip_path).slots;
         },
         "zip_path"_a, "The (offset, length) pairs of a TACO ZIP's header.");
@@ -51,7 +51,7 @@ void bind_tacozip(nb::module_& m) {
         "tacozip_update_header",
         [](const std::filesystem::path& zip_path, const Pairs& pairs) {
             const format::TacoHeader header = tacozip::header_from_pairs(pairs);
-            nb::gil_scoped_release release;
+            GilRelease release;
             tacozip::update_header(zip_path, header);
         },
         "zip_path"_a, "entries"_a, "Replaces a TACO ZIP's header payload and its CRCs in place.");

@@ -47,7 +47,7 @@ void bind_training(nb::module_& m) {
         [](const std::filesystem::path& path) {
             raster::RasterShape s;
             {
-                nb::gil_scoped_release release;
+                GilRelease release;
                 s = raster::probe(path.string());
             }
             return std::make_tuple(s.bands, s.height, s.width, s.dtype);
@@ -71,7 +71,7 @@ void bind_training(nb::module_& m) {
             expect.element_size = out.dtype().bits / 8;
             std::vector<raster::DecodeFailure> failures;
             {
-                nb::gil_scoped_release release;
+                GilRelease release;
                 failures = raster::decode_batch_into(paths, expect,
                                                      static_cast<uint8_t*>(out.data()), threads);
             }
@@ -88,7 +88,7 @@ void bind_training(nb::module_& m) {
         "directory_tortilla",
         [](const std::filesystem::path& dir, const std::filesystem::path& metadata,
            const std::string& key, size_t pad_to) {
-            nb::gil_scoped_release release;
+            GilRelease release;
             format::PendingSession db;
             toolbox::DirectoryOptions options;
             if (!metadata.empty()) options.metadata_table = metadata;
@@ -120,7 +120,7 @@ void bind_training(nb::module_& m) {
         [](const std::vector<std::string>& paths, const std::vector<std::string>& names,
            const std::string& staging) {
             const std::vector<std::filesystem::path> p(paths.begin(), paths.end());
-            nb::gil_scoped_release release;
+            GilRelease release;
             collection::write_tacocat_at(p, names, staging, TacocatFormat::Folder);
         },
         "paths"_a, "names"_a, "staging"_a,

@@ -27,7 +27,7 @@ template <class Write>
 nb::dict write_without_gil(const ExportOptions& options, Write&& write) {
     ExportResult r;
     {
-        nb::gil_scoped_release release;
+        GilRelease release;
         r = write(options);
     }
     return export_result_dict(r);

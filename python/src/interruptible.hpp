@@ -25,13 +25,13 @@ auto call_interruptible(Work&& work, Interrupt&& interrupt) -> decltype(work()) 
     std::future<decltype(work())> result = std::async(std::launch::async, std::forward<Work>(work));
     for (;;) {
         {
-            nb::gil_scoped_release release;
+            GilRelease release;
             if (result.wait_for(kSignalPoll) == std::future_status::ready) break;
         }
         if (PyErr_CheckSignals() != 0) {
             interrupt();
             {
-                nb::gil_scoped_release release;
+                GilRelease release;
                 result.wait();
             }
             try {

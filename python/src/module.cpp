@@ -26,11 +26,14 @@ NB_MODULE(_core, m) {
     taco::py::bind_extensions(m);
     taco::py::bind_geostats(m);
     taco::py::bind_tacozip(m);
+    nb::module_::import_("atexit").attr("register")(
+        nb::cpp_function(&taco::py::before_interpreter_exit));
     // GDAL's warnings reach `logging` (logger "tacocore.gdal") instead of standard error; its
     // errors arrive inside the TacoError raised for the failure.
     taco::set_log_handler([](taco::LogLevel level, std::string_view source,
                              std::string_view message) {
-        if (!Py_IsInitialized()) return;
+        // Past the atexit handlers, taking the GIL could end this thread (gil_release.hpp).
+        if (!Py_IsInitialized() || taco::py::g_interpreter_exiting.load()) return;
         nb::gil_scoped_acquire gil;
         try {
             nb::object logger = nb::module_::import_("logging").attr("getLogger")("tacocore.gdal");

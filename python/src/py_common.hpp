@@ -4,6 +4,8 @@
 
 #include <nanobind/nanobind.h>
 
+#include "gil_release.hpp"
+
 #include "taco/value.hpp"
 
 namespace nb = nanobind;

@@ -42,7 +42,7 @@ nb::bytes read_range(const query::FileRange& r) {
     if (r.source->local_fd() >= 0 && r.size <= kKeepGilUpTo) {
         r.source->read_at(r.offset, into, static_cast<size_t>(r.size), kWhat);
     } else {
-        nb::gil_scoped_release release;
+        GilRelease release;
         r.source->read_at(r.offset, into, static_cast<size_t>(r.size), kWhat);
     }
     return out;
@@ -54,7 +54,7 @@ nb::bytes read_bytes_at(const DataFrame& df, int64_t position) {
     query::FileRange r;
     {
         // Locating may open a file or send a HEAD (a remote part of a collection): no GIL.
-        nb::gil_scoped_release release;
+        GilRelease release;
         r = df.byte_range(position);
     }
     return read_range(r);
@@ -63,7 +63,7 @@ nb::bytes read_bytes_at(const DataFrame& df, int64_t position) {
 nb::bytes read_bytes_of(const DataFrame& df, std::string_view id) {
     query::FileRange r;
     {
-        nb::gil_scoped_release release;
+        GilRelease release;
         r = df.byte_range(static_cast<int64_t>(df.position_of(id)));
     }
     return read_range(r);
@@ -75,7 +75,7 @@ nb::list read_bytes_many(const DataFrame& df, const std::vector<SampleKey>& keys
     std::vector<int64_t> positions(n);
     std::vector<query::FileRange> ranges(n);
     {
-        nb::gil_scoped_release release;
+        GilRelease release;
         for (size_t i = 0; i < n; ++i) {
             positions[i] =
                 std::holds_alternative<int64_t>(keys[i])
@@ -101,7 +101,7 @@ nb::list read_bytes_many(const DataFrame& df, const std::vector<SampleKey>& keys
     }
     {
         // Nothing else can reach these objects yet: filling them needs no GIL.
-        nb::gil_scoped_release release;
+        GilRelease release;
         io::parallel_for(
             n, threads,
             [&](size_t i) {

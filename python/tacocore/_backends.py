@@ -113,7 +113,11 @@ def _children_of(vsi: str):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    table = pq.read_table(io.BytesIO(_bytes_at(vsi)))
+    try:
+        table = pq.read_table(io.BytesIO(_bytes_at(vsi)))
+    except pa.ArrowException as exc:
+        raise _core.TacoFormatError(f"{vsi}: not a readable __meta__ table ({exc}); was this frame's "
+                                    "internal:gdal_vsi changed?") from None
     if "internal:gdal_vsi" in table.column_names:
         table = table.drop_columns(["internal:gdal_vsi"])
     m = _SUBFILE.match(vsi)
@@ -546,8 +550,17 @@ class TacoDataFrame:
     # --- pickling ----------------------------------------------------------------------------
     def __reduce__(self):
         """Pickling (a spawned worker): the rows travel as an Arrow table and the copy navigates
-        from them, as a :meth:`from_arrow` frame (FOLDER children read from their ``__meta__``)."""
-        return (_unpickle_frame, (self.__class__, self.to_arrow(), self._format_type, self._current_level))
+        from them, as a :meth:`from_arrow` frame (FOLDER children read from their ``__meta__``).
+        Rows whose paths go through ``/proc/self/fd/N`` (a dataset under a directory whose name is
+        not UTF-8, USER-GUIDE §8) name a descriptor of this process only: another process would
+        read whatever its own descriptor N is, so they are refused."""
+        table = self.to_arrow()
+        if _VSI in table.column_names and _paths_of_this_process(table.column(_VSI)):
+            raise TypeError("this frame's internal:gdal_vsi paths go through /proc/self/fd/ (the dataset "
+                            "lies under a directory whose name is not UTF-8) and mean nothing in another "
+                            "process; pickle the dataset instead (it is loaded again by its path), or "
+                            "give the dataset a UTF-8 path")
+        return (_unpickle_frame, (self.__class__, table, self._format_type, self._current_level))
 
     # --- display -----------------------------------------------------------------------------
     def __repr__(self) -> str:
@@ -721,6 +734,16 @@ class TacoDataFramePolars(TacoDataFrame):
     def group_by(self, *args, **kwargs):
         """``DataFrame.group_by`` (a polars GroupBy, not a TacoDataFrame)."""
         return self.data.group_by(*args, **kwargs)
+
+
+_VSI = "internal:gdal_vsi"
+
+
+def _paths_of_this_process(column) -> bool:
+    """Whether any path of ``column`` (an Arrow string column) holds ``/proc/self/fd/``."""
+    import pyarrow.compute as pc
+
+    return bool(pc.any(pc.match_substring(column, "/proc/self/fd/")).as_py())
 
 
 def _unpickle_frame(cls, table, format_type: str, current_level: int) -> TacoDataFrame:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 from typing import Any, Optional, Sequence, Union
 
@@ -52,6 +53,9 @@ def load(
     seconds (TacoQueryError). See the user guide's "Security" section.
     """
     backend = check_backend(backend if backend is not None else get_backend())
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
+                                or not math.isfinite(timeout) or timeout < 0):
+        raise ValueError(f"timeout must be a number of seconds >= 0 (None or 0: no limit), not {timeout!r}")
     options = {"storage_options": storage_options, "sandbox": sandbox, "timeout": timeout,
                "memory_limit": memory_limit}
     if isinstance(path, (list, tuple)):
@@ -70,7 +74,9 @@ def load(
     if storage_options:
         _set_storage_options(path, storage_options)
     ds = TacoDataset(_open(path, sandbox, timeout or 0.0, memory_limit or "", base), backend=backend)
-    ds._recipe = ("load", path, base_path, options)
+    # A pickled dataset opens the same files wherever it is unpickled: a relative path is made
+    # absolute now, against the directory it was loaded from.
+    ds._recipe = ("load", _anchored(path), None if base_path is None else _anchored(base), options)
     if logger.isEnabledFor(logging.INFO):
         logger.info("loaded '%s' from %s: %s, %d level(s), %s root samples", ds.id, _shown(path),
                     ds.format, ds._native.level_count, ds.pit_schema.root.get("n"))
@@ -94,6 +100,13 @@ def _open(path: Union[str, bytes], *args: Any) -> "_core.Dataset":
         if not _core.is_remote(path) and not os.path.lexists(path):
             raise TacoPathNotFoundError(f"{exc} (COLLECTION.json not found: the path does not exist)") from None
         raise
+
+
+def _anchored(path: Union[str, bytes]) -> Union[str, bytes]:
+    """``path`` made absolute if it is local (a remote location stays as given)."""
+    if _core.is_remote(os.fsdecode(path)):
+        return path
+    return os.path.abspath(path)
 
 
 def _set_storage_options(path: str, options: dict) -> None:
@@ -303,6 +316,11 @@ class TacoDataset(FlatMixin, SpaceTimeMixin, StatsMixin):
         return frame.read(key)
 
     # --- lifetime --------------------------------------------------------------------------------
+    def interrupt(self) -> None:
+        """Interrupts the query running on this dataset, from any thread (a watchdog, a GUI): it
+        raises TacoQueryError in the thread that ran it, and the dataset stays usable."""
+        self._native.interrupt()
+
     def close(self) -> None:
         """Releases this view and its cached results; safe to call twice. Later use of it, of the
         views made from it (``sql()``) and of the frames taken from either (``.data``, and the

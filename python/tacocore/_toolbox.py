@@ -333,6 +333,12 @@ class Tortilla:
         for i, s in enumerate(samples):
             if not isinstance(s, Sample):
                 raise _core.TacoSchemaError(f"Tortilla: item {i} is a {type_name(s)}, expected a Sample")
+        if pad_to is not None and (isinstance(pad_to, bool) or not isinstance(pad_to, int)):
+            raise TypeError(f"Tortilla: pad_to must be an int or None, not {type_name(pad_to)}")
+        if pad_to is not None and pad_to < 1:
+            raise _core.TacoSchemaError(f"Tortilla: pad_to must be at least 1, not {pad_to}")
+        if not isinstance(strict_schema, bool):
+            raise TypeError(f"Tortilla: strict_schema must be True or False, not {type_name(strict_schema)}")
         _drain_queue()  # every sample with deferred tables is queued...
         _apply_pending(samples)  # ...but for those a thread lost to fork() was applying
         natives = [s._core_sample for s in samples]
@@ -561,10 +567,11 @@ class Taco:
         self._fields = state["fields"]
 
 
-def create(taco: Taco, output: Union[str, os.PathLike], output_format: str = "auto", overwrite: bool = False,
-           compression_level: int = 3, split_size: Optional[Union[str, int]] = None,
+def create(taco: Taco, output: Union[str, os.PathLike], output_format: str = "auto",
+           split_size: Optional[Union[str, int]] = None,
            group_by: Optional[Union[str, Sequence[str]]] = None, consolidate: bool = True,
-           temp_dir: Optional[Union[str, os.PathLike]] = None, level_codec: str = "lz4_raw",
+           temp_dir: Optional[Union[str, os.PathLike]] = None, *, overwrite: bool = False,
+           compression_level: int = 3, level_codec: str = "lz4_raw",
            stats: bool = False, stats_classes: Optional[Sequence[int]] = None,
            stats_threads: int = 0, stats_skip_unreadable: bool = False) -> list:
     """Writes ``taco`` to ``output`` (ZIP for ``.zip``/``.tacozip``, else FOLDER); returns [Path].
@@ -588,7 +595,11 @@ def create(taco: Taco, output: Union[str, os.PathLike], output_format: str = "au
     ``level_codec``: ``"lz4_raw"`` (default; level tables decode ~2x faster, every query reads
     them) or ``"zstd"`` (~35% smaller level tables, the reference's codec; ``compression_level``
     applies to it). ``__meta__`` files are always zstd.
+    The positional order is tacotoolbox's (``taco, output, output_format, split_size, group_by,
+    consolidate, temp_dir``); tacocore's own options are keyword-only.
     """
+    if not isinstance(taco, Taco):
+        raise TypeError(f"create() takes a tacocore.Taco as its first argument, not {type(taco).__name__}")
     if temp_dir is not None and not os.path.isdir(temp_dir):
         raise _core.TacoIOError(f"temp_dir {os.fspath(temp_dir)!r} is not a directory")
     if output_format not in ("auto", "zip", "folder"):

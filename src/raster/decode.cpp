@@ -134,9 +134,12 @@ Raster decode(const std::string& path) {
     });
 }
 
-std::vector<Raster> decode_many(const std::vector<std::string>& paths, unsigned threads) {
+std::vector<Raster> decode_many(const std::vector<std::string>& paths, unsigned threads,
+                                const std::atomic<bool>* stop) {
     std::vector<Raster> out(paths.size());
-    io::parallel_for(paths.size(), threads, [&](size_t i) { out[i] = decode(paths[i]); });
+    io::parallel_for(paths.size(), threads, [&](size_t i) {
+        if (!stop || !stop->load(std::memory_order_relaxed)) out[i] = decode(paths[i]);
+    });
     return out;
 }
 

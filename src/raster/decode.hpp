@@ -2,6 +2,7 @@
 // only included by the .cpp; callers see bytes, a shape and a numpy dtype name.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -48,8 +49,10 @@ RasterShape decode_reusing(const std::string& path, std::vector<uint8_t>& buffer
 Raster decode(const std::string& path);
 
 /// Decodes `paths` on `threads` worker threads (0 = all cores); results in input order. The first
-/// failure is rethrown after the workers stop.
-std::vector<Raster> decode_many(const std::vector<std::string>& paths, unsigned threads);
+/// failure is rethrown after the workers stop. Once `*stop` is true (Ctrl-C in Python), no
+/// further path is started and the result is incomplete: the caller discards it.
+std::vector<Raster> decode_many(const std::vector<std::string>& paths, unsigned threads,
+                                const std::atomic<bool>* stop = nullptr);
 
 struct DecodeFailure {
     size_t index;         // position in the batch

@@ -199,7 +199,7 @@ def test_bad_files_are_named(v1, tmp_path):
     short.write_bytes(v1.path("nested.taco").read_bytes()[:150])
     with pytest.raises(tacocore.TacoFormatError, match="truncated"):
         tc.load(short)
-    with pytest.raises(tacocore.TacoIOError, match="no such file"):
+    with pytest.raises(tacocore.TacoIOError, match="No such file or directory"):
         tc.load(tmp_path / "missing.tortilla")
     with pytest.raises(ValueError, match="Invalid file type"):
         tc.load(42)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import pathlib
-from typing import List, Tuple, Union
+from typing import List, Optional, Tuple, Union
 
 from .. import __version__
 from .. import _core
@@ -108,6 +108,14 @@ def create(
     if not sources:
         raise TacozipValidationError(
             TACOZ_ERR_PARAM, f"no files to store in {os.fspath(zip_path)}: create needs at least one")
+    # tacozip's C library (libzip) fails these with TACOZ_ERR_LIBZIP, and creates nothing.
+    for src in sources:
+        if os.path.isdir(src):
+            raise TacozipIOError(TACOZ_ERR_LIBZIP, f"{src} is a directory; create stores files")
+    parent = os.path.dirname(os.path.abspath(os.fspath(zip_path)))
+    if not os.path.isdir(parent):
+        raise TacozipIOError(TACOZ_ERR_LIBZIP, f"cannot create {os.fspath(zip_path)}: the directory "
+                             f"{os.fsdecode(parent)} does not exist (create makes no directories)")
     _native(_core.tacozip_create, os.fspath(zip_path), list(zip(sources, names)), pairs)
 
 
@@ -119,13 +127,35 @@ def read_header(source: Union[str, os.PathLike, bytes, bytearray, memoryview]) -
         if len(head) < TACO_HEADER_SIZE:
             raise ValueError(f"Buffer too small: {len(head)} < {TACO_HEADER_SIZE}")
         return _native(_core.tacozip_parse_header, head)
-    return _native(_core.tacozip_read_header, os.fspath(source))
+    path = os.fspath(source)
+    if os.path.isfile(path) and os.path.getsize(path) < TACO_HEADER_SIZE:
+        # tacozip reads 157 bytes: a shorter file is its I/O error (TACOZ_ERR_IO).
+        raise TacozipIOError(TACOZ_ERR_IO, f"{os.fsdecode(path)}: {os.path.getsize(path)} bytes, shorter than "
+                             f"a TACO_HEADER ({TACO_HEADER_SIZE} bytes)")
+    return _native(_core.tacozip_read_header, path)
 
 
 def update_header(zip_path: Union[str, os.PathLike], entries: Entries) -> None:
     """Replaces the header's entries in place (and its CRC in the local header and the central
     directory); no other byte of the archive changes."""
-    _native(_core.tacozip_update_header, os.fspath(zip_path), _pairs(entries, "entries"))
+    pairs = _pairs(entries, "entries")
+    try:
+        _native(_core.tacozip_update_header, os.fspath(zip_path), pairs)
+    except TacozipValidationError as exc:
+        # A ZIP without TACO_HEADER is tacozip's "file not found in archive" (TACOZ_ERR_NOT_FOUND).
+        if _first_entry_name(os.fspath(zip_path)) not in (None, b"TACO_HEADER"):
+            raise TacozipValidationError(TACOZ_ERR_NOT_FOUND, str(exc)) from None
+        raise
+
+
+def _first_entry_name(path) -> Optional[bytes]:
+    """The name in the ZIP's first local header; None when the file does not start with one."""
+    with open(path, "rb") as f:
+        head = f.read(30 + 64)
+    if len(head) < 30 or head[:4] != b"PK\x03\x04":
+        return None
+    length = int.from_bytes(head[26:28], "little")
+    return head[30:30 + length]
 
 
 def get_library_version() -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 from pathlib import Path
@@ -10,6 +11,7 @@ from typing import Any, List, Union
 import pandas as pd
 
 from .. import _core
+from .._exceptions import TacoPathNotFoundError
 from ._frame import TortillaDataFrame, footer_frame
 
 PathLike = Union[str, Path]
@@ -31,11 +33,23 @@ def _location(path: PathLike) -> str:
     return text
 
 
+class V1FileNotFoundError(TacoPathNotFoundError, FileNotFoundError, ValueError):
+    """A local v1 file that does not exist: tacocore's TacoPathNotFoundError, and what
+    tacoreader.v1 raises there (``load``: ValueError, ``load_metadata``: FileNotFoundError), so
+    handlers written for either catch it."""
+
+
+def _open_v1(location: str) -> "_core.V1File":
+    if not _core.is_remote(location) and not os.path.lexists(location):
+        raise V1FileNotFoundError(errno.ENOENT, "No such file or directory", location)
+    return _core.V1File.open(location)
+
+
 def load_file(path: PathLike, **storage_options: Any) -> TortillaDataFrame:
     """The top-level samples of one v1 file (one part of a split dataset is one file)."""
     del storage_options
     location = _location(path)
-    f = _core.V1File.open(location)
+    f = _open_v1(location)
     t = f.tortilla(0, 0, location, False)
     return footer_frame(t["footer"], 0, f.gdal_path)
 
@@ -95,7 +109,7 @@ def load_metadata(file: Union[PathLike, List[PathLike]], **storage_options: Any)
     if not isinstance(file, (str, Path)):
         raise ValueError("Invalid file type: must be a string or a list of strings.")
     location = _location(file)
-    t = _core.V1File.open(location).tortilla(0, 0, location, False, footer=False)
+    t = _open_v1(location).tortilla(0, 0, location, False, footer=False)
     if "collection" not in t:
         raise _core.TacoFormatError(f"{location}: a {t['kind']} file has no COLLECTION "
                                     "(only TACO 0.2 files have one)")
