@@ -9,24 +9,18 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import zipfile
 from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-TACO = Path(os.environ.get("TACO_BUILD_DIR", REPO_ROOT / "build")) / "bin" / "taco"
+from cli_support import TACO, taco
 
 if not TACO.is_file():
     pytest.skip(f"{TACO} is not built", allow_module_level=True)
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
-
-
-def taco(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([str(TACO), *map(str, args)], capture_output=True, text=True, timeout=300)
 
 
 def make(tmp_path: Path, fmt: str) -> Path:

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "reader_test_util.hpp"
 #include "taco/card.hpp"
 #include "taco/dataset.hpp"
 #include "taco/errors.hpp"
@@ -18,16 +19,7 @@ namespace {
 const std::string kFlat = std::string(TACO_FIXTURES_DIR) + "/tacoreader/zip/flat/flat.tacozip";
 
 CollectionInfo info() {
-    CollectionInfo i;
-    i.id = "moved";
-    i.dataset_version = "1.0.0";
-    i.description = "d";
-    i.licenses = {"CC-BY-4.0"};
-    Contact p;
-    p.name = "p";
-    i.providers = {p};
-    i.tasks = {"other"};
-    return i;
+    return test::test_collection("moved");
 }
 
 std::string closed_message(const std::function<void(const Dataset&)>& call) {

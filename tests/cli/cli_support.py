@@ -1,0 +1,16 @@
+"""What the CLI test modules share: the `taco` binary under test and a way to run it.
+(Older modules still spell this out themselves; new ones import it from here.)"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+TACO = Path(os.environ.get("TACO_BUILD_DIR", REPO_ROOT / "build")) / "bin" / "taco"
+
+
+def taco(*args, timeout: float = 300) -> subprocess.CompletedProcess:
+    """Runs `taco ARGS...` and returns the finished process (text output)."""
+    return subprocess.run([str(TACO), *map(str, args)], capture_output=True, text=True, timeout=timeout)
