@@ -141,3 +141,28 @@ def test_local_headers_that_contradict_the_directory_are_errors(tmp_path, field,
     proc = taco("validate", ds)
     assert proc.returncode == 1, proc.stdout
     assert "DATA/b.bin" in proc.stdout and needle in proc.stdout, proc.stdout
+
+
+def test_a_meta_whose_values_differ_from_its_level_table_is_an_error(tmp_path):
+    # Spec §6.2: a __meta__ is a complete snapshot of its children. tacoreader navigates through
+    # it and SQL reads the level table: the same sample must carry the same values in both.
+    src = tmp_path / "src"
+    for scene in ("s_a", "s_b"):
+        (src / scene).mkdir(parents=True)
+        for n in ("x.bin", "y.bin"):
+            (src / scene / n).write_bytes(n.encode())
+    ds = tmp_path / "ds"
+    assert taco("create", "--from", src, ds, "--format", "folder").returncode == 0
+
+    def with_cloud(path: Path, values):
+        table = pq.read_table(path)
+        pq.write_table(table.append_column("cloud", pa.array(values, pa.float64())), path)
+
+    with_cloud(ds / "METADATA" / "level1.parquet", [1.0, 1.0, 1.0, 1.0])
+    with_cloud(ds / "DATA" / "s_a" / "__meta__", [1.0, 1.0])
+    with_cloud(ds / "DATA" / "s_b" / "__meta__", [1.0, 2.0])  # y.bin of s_b disagrees
+    proc = taco("validate", ds)
+    assert proc.returncode == 1, proc.stdout
+    values = [line for line in proc.stdout.splitlines() if "meta.values" in line]
+    assert len(values) == 1, proc.stdout
+    assert "DATA/s_b/__meta__ row 1" in values[0] and "(s_b/y.bin)" in values[0] and "(cloud)" in values[0]
