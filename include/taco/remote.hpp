@@ -23,6 +23,9 @@ void set_remote_options(const std::string& location,
 /// Where remote metadata is cached: $TACOCORE_CACHE_DIR, else $XDG_CACHE_HOME/tacocore, else
 /// ~/.cache/tacocore. TACOCORE_CACHE_DIR=off disables the cache.
 std::filesystem::path metadata_cache_dir();
+/// False when TACOCORE_CACHE_DIR is "off", "0" or "none": nothing is read from or written to
+/// the cache, and metadata_cache_dir() names no directory in use.
+bool metadata_cache_enabled();
 
 /// Removes every cached entry (other processes' included) and forgets what GDAL knows about
 /// remote files in this process. Returns the number of files removed.

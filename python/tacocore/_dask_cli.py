@@ -59,23 +59,30 @@ def _fields(a: argparse.Namespace) -> dict:
     return fields
 
 
+def _fail(a, message: str, kind: str, code: int) -> int:
+    """Reports an error as the native `taco` does: a line on standard error, or with --json one
+    JSON object there ({"error", "kind", "path", "exit_code"})."""
+    if a.json:
+        print(json.dumps({"error": message, "kind": kind, "path": a.output, "exit_code": code}), file=sys.stderr)
+    else:
+        print(f"taco create: {message}", file=sys.stderr)
+    return code
+
+
 def main(argv: list) -> int:
     a = _parser().parse_args(argv)
     if (a.scheduler is None) == (a.workers is None):
-        print("taco create: give --scheduler tcp://HOST:PORT or --workers N, not both", file=sys.stderr)
-        return 2
+        return _fail(a, "give --scheduler tcp://HOST:PORT or --workers N, not both", "UsageError", 2)
     if a.workers is not None and a.workers < 1:
-        print("taco create: --workers must be at least 1", file=sys.stderr)
-        return 2
+        return _fail(a, "--workers must be at least 1", "UsageError", 2)
     try:
         import distributed
 
         from . import _core
         from .dask import create
     except ImportError as exc:
-        print(f"taco create: the distributed create needs Dask in this Python ({sys.executable}): "
-              f"{exc}; install it with pip install 'tacocore[dask]'", file=sys.stderr)
-        return 2
+        return _fail(a, f"the distributed create needs Dask in this Python ({sys.executable}): "
+                        f"{exc}; install it with pip install 'tacocore[dask]'", "UsageError", 2)
     start = time.perf_counter()
     client = cluster = None
     try:
@@ -83,8 +90,7 @@ def main(argv: list) -> int:
             try:
                 client = distributed.Client(a.scheduler, timeout="10s")
             except (OSError, TimeoutError) as exc:
-                print(f"taco create: cannot reach the Dask scheduler {a.scheduler}: {exc}", file=sys.stderr)
-                return 2
+                return _fail(a, f"cannot reach the Dask scheduler {a.scheduler}: {exc}", "TacoIOError", 2)
         else:
             cluster = distributed.LocalCluster(n_workers=a.workers, threads_per_worker=1,
                                                processes=True, dashboard_address=None)
@@ -94,11 +100,9 @@ def main(argv: list) -> int:
                        metadata=a.metadata, key=a.key, pad_to=a.pad_to or None,
                        collection=_fields(a), report=report)
     except (_core.TacoIOError, _core.TacoQueryError, OSError) as exc:
-        print(f"taco create: {exc}", file=sys.stderr)
-        return 2
+        return _fail(a, str(exc), type(exc).__name__, 2)
     except (_core.TacoError, ValueError) as exc:
-        print(f"taco create: {exc}", file=sys.stderr)
-        return 1
+        return _fail(a, str(exc), type(exc).__name__, 1)
     finally:
         if client is not None:
             client.close()
@@ -114,7 +118,8 @@ def main(argv: list) -> int:
                           "seconds": seconds, "scheduler": a.scheduler or f"local:{a.workers}",
                           "timings": {k: v for k, v in report.items() if k.startswith("seconds")}}))
     elif not a.quiet:
-        print(f"created {parts[0]} (zip, {total} bytes, {files} files) in {seconds:.2f} s on Dask "
+        what = f"{len(parts)} parts of {a.output}" if len(parts) > 1 else str(parts[0])
+        print(f"created {what} (zip, {total} bytes, {files} files) in {seconds:.2f} s on Dask "
               f"({a.scheduler or f'{a.workers} local workers'})")
         if len(parts) > 1:
             print(f"  {len(parts)} parts, first {parts[0]}, last {parts[-1]}; index {report.get('index')}")

@@ -41,6 +41,41 @@ OrderedJson types_lowered(OrderedJson fields) {
     return fields;
 }
 
+// The first column where two field_schema levels differ, by name: "column 'cloud' is double
+// in the first part, string here", or the column one of them lacks.
+std::string field_difference(const std::string& level, const OrderedJson& first,
+                             const OrderedJson& here) {
+    auto by_name = [](const OrderedJson& columns) {
+        std::vector<std::pair<std::string, std::string>> out;  // name, type, in order
+        if (!columns.is_array()) return out;
+        for (const auto& c : columns) {
+            if (c.is_array() && c.size() > 1 && c[0].is_string() && c[1].is_string())
+                out.emplace_back(c[0].get<std::string>(), c[1].get<std::string>());
+        }
+        return out;
+    };
+    const auto a = by_name(first), b = by_name(here);
+    auto find = [](const auto& cols, const std::string& name) -> const std::string* {
+        for (const auto& [n, t] : cols)
+            if (n == name) return &t;
+        return nullptr;
+    };
+    const std::string where = "taco:field_schema " + level + ": ";
+    for (const auto& [name, type] : a) {
+        const std::string* other = find(b, name);
+        if (!other) return where + "column '" + name + "' (" + type + ") is missing here";
+        if (*other != type) {
+            return where + "column '" + name + "' is " + *other + " here, " + type +
+                   " in the first part";
+        }
+    }
+    for (const auto& [name, type] : b)
+        if (!find(a, name)) return where + "column '" + name + "' (" + type + ") is extra here";
+    return where +
+           "the columns are in another order or differ in their descriptions: " + here.dump() +
+           " vs " + first.dump();
+}
+
 void check_compatible(const PartCollection& first, const PartCollection& part) {
     const OrderedJson& a = member(first, "taco:pit_schema");
     const OrderedJson& b = member(part, "taco:pit_schema");
@@ -82,11 +117,8 @@ void check_compatible(const PartCollection& first, const PartCollection& part) {
     if (fa == fb) return;
     for (const auto& [level, fields] : fa.items()) {
         if (!fb.contains(level)) differ(part, first, "taco:field_schema has no " + level);
-        if (fields != fb.at(level)) {
-            differ(part, first,
-                   "taco:field_schema " + level + " is " + fb.at(level).dump() + " vs " +
-                       fields.dump());
-        }
+        if (fields != fb.at(level))
+            differ(part, first, field_difference(level, fields, fb.at(level)));
     }
     differ(part, first, "taco:field_schema has extra levels");
 }

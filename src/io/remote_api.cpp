@@ -35,6 +35,10 @@ std::filesystem::path metadata_cache_dir() {
     return io::metadata_cache_dir();
 }
 
+bool metadata_cache_enabled() {
+    return io::metadata_cache_enabled();
+}
+
 size_t clear_cache() {
     io::clear_remote_state();
     return io::clear_metadata_cache();

@@ -354,3 +354,18 @@ def test_ctrl_c_stops_and_removes_the_partial_output(tmp_path, out_dir):
     assert proc.returncode == 130, (shown + rest).decode(errors="replace")
     assert b"interrupted" in rest
     assert list(out_dir.iterdir()) == []
+
+
+def test_a_split_create_names_the_collection_with_its_totals(tmp_path):
+    # The totals are the collection's: the summary line names the output asked for and the
+    # number of parts, not part 1 (which holds 2 of the 6 files).
+    src = tmp_path / "src"
+    src.mkdir()
+    for i in range(6):
+        (src / f"f{i}.bin").write_bytes(bytes([i]) * 10000)
+    out = tmp_path / "out.tacozip"
+    proc = taco("create", "--from", src, out, "--split-size", "25KB")
+    assert proc.returncode == 0, proc.stderr
+    first = proc.stdout.splitlines()[0]
+    assert first.startswith(f"created 3 parts of {out} (zip, "), first
+    assert ", 6 files, 1 level: 6 rows)" in first

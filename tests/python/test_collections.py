@@ -433,3 +433,15 @@ def test_validate_finds_an_index_that_no_longer_matches_its_part(tmp_path, run_c
     assert stale and "ds_part0002.tacozip" in stale[0]["message"], findings
     proc = run_cli("validate", out, expect=1)
     assert "ds_part0002.tacozip" in proc.stdout + proc.stderr
+
+
+def test_tacollection_names_the_column_whose_type_differs(tmp_path, make_taco):
+    parts = []
+    for i, cloud in enumerate((1.5, "high")):
+        s = tacocore.Sample(id=f"s{i}", path=b"x")
+        s.extend_with({"cloud": cloud})
+        parts.append(tacocore.create(make_taco([s]), tmp_path / f"p{i}.tacozip")[0])
+    with pytest.raises(tacocore.TacoSchemaError) as info:
+        tacocore.create_tacollection(parts, tmp_path / "ds")
+    message = str(info.value)
+    assert "taco:field_schema level0: column 'cloud' is string here, double in the first part" in message, message

@@ -209,4 +209,10 @@ def test_cli_errors_name_what_is_missing(taco_bin, source, tmp_path):
     r = run_cli(taco_bin, "create", "--from", source, tmp_path / "t.tacozip", "--scheduler",
                 "tcp://127.0.0.1:9")
     assert r.returncode == 2 and "cannot reach the Dask scheduler tcp://127.0.0.1:9" in r.stderr
+    # --json: the errors are JSON objects on standard error, as the native taco writes them.
+    r = run_cli(taco_bin, "create", "--from", source, tmp_path / "t.tacozip", "--scheduler",
+                "tcp://127.0.0.1:9", "--workers", "2", "--json")
+    error = json.loads(r.stderr.strip().splitlines()[-1])
+    assert r.returncode == 2 and error["exit_code"] == 2 and error["kind"] == "UsageError", r.stderr
+    assert "not both" in error["error"] and error["path"] == str(tmp_path / "t.tacozip")
     assert sorted(os.listdir(tmp_path)) == ["bare-venv"]

@@ -13,11 +13,18 @@ struct CacheArgs {
 };
 
 int run_cache(const CacheArgs& a) {
+    const bool off = !metadata_cache_enabled();
+    const std::string off_text =
+        "the cache is switched off (TACOCORE_CACHE_DIR=" + metadata_cache_dir().string() + ")";
     if (a.dir && a.dir->parsed()) {
-        std::cout << metadata_cache_dir().string() << "\n";
+        std::cout << (off ? off_text : metadata_cache_dir().string()) << "\n";
         return kExitOk;
     }
     const size_t removed = clear_cache();
+    if (off) {
+        std::cout << off_text << ": no cached entry to remove\n";
+        return kExitOk;
+    }
     std::cout << "removed " << removed << " cached entr" << (removed == 1 ? "y" : "ies") << " from "
               << metadata_cache_dir().string() << "\n";
     return kExitOk;

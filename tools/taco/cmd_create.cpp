@@ -11,6 +11,7 @@
 #include "create_on_dask.hpp"
 #include "create_stats.hpp"
 #include "dataset_output.hpp"
+#include "error_report.hpp"
 #include "ext/stac_from_raster.hpp"
 #include "format/collection_parse.hpp"
 #include "format/create_session.hpp"
@@ -155,38 +156,42 @@ format::PendingSession* g_session_left_open = nullptr;
 int run_create(const CreateArgs& a) {
     if (!a.scheduler.empty() || a.workers) {
         if (!a.scheduler.empty() && a.workers) {
-            std::cerr << "taco create: give --scheduler or --workers, not both\n";
-            return kExitUsage;
+            return report_error("give --scheduler or --workers, not both", "UsageError",
+                                kExitUsage);
         }
         if (a.stats.wanted()) {
-            std::cerr << "taco create: --stats is not taken by --scheduler/--workers\n";
-            return kExitUsage;
+            return report_error("--stats is not taken by --scheduler/--workers", "UsageError",
+                                kExitUsage);
         }
         if (a.follow_symlinks) {
-            std::cerr << "taco create: --follow-symlinks is not taken by --scheduler/--workers "
-                         "(the workers list the input directory themselves and stay inside it)\n";
-            return kExitUsage;
+            return report_error(
+                "--follow-symlinks is not taken by --scheduler/--workers (the workers list the "
+                "input directory themselves and stay inside it)",
+                "UsageError", kExitUsage);
         }
         if (!a.sensor.empty() || !a.split_strategy.empty() || !a.extensions.empty()) {
-            std::cerr << "taco create: --sensor/--split-strategy/--extension are not taken by "
-                         "--scheduler/--workers yet; put the keys in --collection FILE\n";
-            return kExitUsage;
+            return report_error(
+                "--sensor/--split-strategy/--extension are not taken by --scheduler/--workers yet; "
+                "put the keys in --collection FILE",
+                "UsageError", kExitUsage);
         }
         if (!a.level_codec.empty()) {
-            std::cerr << "taco create: --level-codec is not taken by --scheduler/--workers yet "
-                         "(the parts are written LZ4_RAW, the default)\n";
-            return kExitUsage;
+            return report_error(
+                "--level-codec is not taken by --scheduler/--workers yet (the parts are written "
+                "LZ4_RAW, the default)",
+                "UsageError", kExitUsage);
         }
         if (a.stac) {
-            std::cerr << "taco create: --stac is not taken by --scheduler/--workers yet (the "
-                         "workers do not read rasters); run without them\n";
-            return kExitUsage;
+            return report_error(
+                "--stac is not taken by --scheduler/--workers yet (the workers do not read "
+                "rasters); run without them",
+                "UsageError", kExitUsage);
         }
         if (a.format == "folder" || a.overwrite) {
-            std::cerr << "taco create: --scheduler/--workers write ZIP parts and never replace an "
-                         "existing output ("
-                      << (a.overwrite ? "--overwrite" : "--format folder") << " given)\n";
-            return kExitUsage;
+            return report_error(std::string("--scheduler/--workers write ZIP parts and never "
+                                            "replace an existing output (") +
+                                    (a.overwrite ? "--overwrite" : "--format folder") + " given)",
+                                "UsageError", kExitUsage);
         }
         return run_create_on_dask(dask_arguments(a));
     }
@@ -261,9 +266,14 @@ int run_create(const CreateArgs& a) {
         }
         print_json(std::cout, j);
     } else if (!a.quiet) {
-        std::cout << "created " << r.path.string() << " (" << to_string(r.format) << ", "
-                  << human_bytes(r.bytes) << ", " << r.files << " files, " << r.level_rows.size()
-                  << " level" << (r.level_rows.size() == 1 ? "" : "s") << ": ";
+        // Several parts: the totals are the collection's, so the line names it, not part 1.
+        if (r.parts.size() > 1)
+            std::cout << "created " << r.parts.size() << " parts of " << a.output;
+        else
+            std::cout << "created " << r.path.string();
+        std::cout << " (" << to_string(r.format) << ", " << human_bytes(r.bytes) << ", " << r.files
+                  << " files, " << r.level_rows.size() << " level"
+                  << (r.level_rows.size() == 1 ? "" : "s") << ": ";
         for (size_t i = 0; i < r.level_rows.size(); ++i)
             std::cout << (i ? ", " : "") << r.level_rows[i];
         std::cout << " rows) in " << seconds << " s\n";
