@@ -197,13 +197,13 @@ void define_level_views(metadata::DuckSession& db, const DatasetContext& ctx,
 
 namespace {
 
-// Level 0's footer, from its copy (a memfd) or its file; nullopt when it does not parse or its
+// Level `i`'s footer, from its copy (a memfd) or its file; nullopt when it does not parse or its
 // two row counts differ (then DuckDB answers the checks, as for any odd file).
-std::optional<format::ParquetFooter> level0_footer(const format::LevelSource& level,
-                                                   const StagedLevels& staged) {
+std::optional<format::ParquetFooter> level_footer(const format::LevelSource& level,
+                                                  const StagedLevels& staged, size_t i) {
     std::optional<format::ParquetFooter> footer;
     if (level.file.empty()) {
-        if (!staged.bytes.empty()) footer = format::read_parquet_footer(staged.bytes[0]->fd());
+        if (i < staged.bytes.size()) footer = format::read_parquet_footer(staged.bytes[i]->fd());
     } else {
         footer = format::read_parquet_footer_file(level.file.string());
     }
@@ -231,7 +231,16 @@ StagedLevels stage_levels(const format::OpenedDataset& opened) {
     }
     // A remote archive kept the metadata it fetched in one request; the copies above hold it now.
     if (opened.archive) opened.archive->drop_prefetched();
-    if (!opened.levels.empty()) out.level0_footer = level0_footer(opened.levels[0], out);
+    if (!opened.levels.empty()) out.level0_footer = level_footer(opened.levels[0], out, 0);
+    // The deeper levels' row counts, checked against taco:pit_schema (check_level_rows); a
+    // collection index's counts follow other rules.
+    if (opened.parts_root.empty()) {
+        for (size_t i = 1; i < opened.levels.size(); ++i) {
+            const auto footer = level_footer(opened.levels[i], out, i);
+            out.level_rows.push_back(footer ? std::optional<uint64_t>(footer->num_rows)
+                                            : std::nullopt);
+        }
+    }
     return out;
 }
 
@@ -239,6 +248,7 @@ std::shared_ptr<DatasetContext> make_context(format::OpenedDataset opened, Stage
                                              metadata::DuckSession session) {
     auto ctx = std::make_shared<DatasetContext>(std::move(session));
     const std::optional<format::ParquetFooter> footer0 = std::move(levels.level0_footer);
+    const std::vector<std::optional<uint64_t>> level_rows = std::move(levels.level_rows);
     ctx->source = std::move(opened);
     ctx->level_bytes = std::move(levels.bytes);
     ctx->level_files = std::move(levels.files);
@@ -264,6 +274,8 @@ std::shared_ptr<DatasetContext> make_context(format::OpenedDataset opened, Stage
         const format::ParquetFooter* footer = footer0 ? &*footer0 : nullptr;
         check_level_count(src);
         check_root_count(src, db, ctx->level_files[0], footer);
+        for (size_t i = 0; i < level_rows.size(); ++i)
+            if (level_rows[i]) check_level_rows(src, i + 1, *level_rows[i]);
         check_level0_ids(src, db, ctx->level_files[0], footer);
     }
     if (!src.parts_root.empty()) {

@@ -138,6 +138,9 @@ struct StagedLevels {
     /// Level 0's footer, when it parses and its row counts agree: load's checks read it instead
     /// of asking DuckDB, and stage_levels reads it while DuckDB starts on another thread.
     std::optional<format::ParquetFooter> level0_footer;
+    /// Rows of levels 1.. (index level - 1) from their footers, nullopt where one does not parse;
+    /// empty for a collection index.
+    std::vector<std::optional<uint64_t>> level_rows;
 };
 StagedLevels stage_levels(const format::OpenedDataset& opened);
 

@@ -33,6 +33,19 @@ void check_level_count(const format::OpenedDataset& src) {
                       "incomplete dataset)");
 }
 
+void check_level_rows(const format::OpenedDataset& src, size_t level, uint64_t rows) {
+    if (level == 0 || level > src.collection.pit.hierarchy.size()) return;
+    uint64_t declared = 0;
+    for (const PitPattern& p : src.collection.pit.hierarchy[level - 1]) declared += p.n;
+    if (rows == declared) return;
+    throw FormatError(src.path.string() + ": COLLECTION.json taco:pit_schema gives level " +
+                      std::to_string(level) + " " + std::to_string(declared) +
+                      " rows (the n of its patterns), but " + src.levels[level].name + " has " +
+                      std::to_string(rows) +
+                      "; the metadata does not belong together (a header slot pointing at "
+                      "another level's table, or a table from another dataset)");
+}
+
 void check_level0_ids(const format::OpenedDataset& src, metadata::DuckSession& db,
                       const std::string& level0, const format::ParquetFooter* footer) {
     if (footer) {

@@ -23,6 +23,13 @@ void check_root_count(const format::OpenedDataset& src, metadata::DuckSession& d
 /// silently absent from every read, convert and export.
 void check_level_count(const format::OpenedDataset& src);
 
+/// FormatError when level `level` (>= 1) has `rows` rows but taco:pit_schema gives it another
+/// number: the sum of the n of its patterns, as every writer counts them (tacotoolbox 0.26 and
+/// tacocore alike, at every depth). A TACO_HEADER whose slots are out of order would otherwise
+/// load level 2's rows as level 1. Not for collection indexes: the legacy __TACOCAT__ counts
+/// each pattern as the whole level.
+void check_level_rows(const format::OpenedDataset& src, size_t level, uint64_t rows);
+
 /// FormatError naming the level-0 table and the first row whose `id` is NULL. Every reader view
 /// hides rows by their id (`__TACOPAD__*` is padding), and a NULL id would be hidden with them:
 /// a real sample silently gone. Writers never produce one (ids are validated), so such a table

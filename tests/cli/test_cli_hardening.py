@@ -367,6 +367,23 @@ def test_header_pointing_level0_at_level1_is_refused(nested_zip):
     assert proc.returncode == 1
 
 
+def test_header_with_deeper_levels_swapped_is_refused(tmp_path):
+    # Levels 1 and 2 swapped: root.n still matches, so only the deeper counts can tell.
+    src = tree(tmp_path / "deep", {f"s{i}/{f}/{n}": b"x" for i in range(3) for f in ("a", "b")
+                                   for n in ("p.bin", "q.bin", "r.bin")})
+    out = tmp_path / "deep.tacozip"
+    assert taco("create", "--from", src, out).returncode == 0
+    data = bytearray(out.read_bytes())
+    assert data[41] == 4  # three levels and COLLECTION.json
+    slot1, slot2 = data[61:77], data[77:93]
+    data[61:77], data[77:93] = slot2, slot1
+    struct.pack_into("<I", data, 14, zlib.crc32(bytes(data[41:157])))
+    out.write_bytes(bytes(data))
+    proc = taco("sql", out, "SELECT count(*) FROM level1")
+    assert proc.returncode == 1, proc.stdout
+    assert "gives level 1 6 rows" in proc.stderr and "level1.parquet has 18" in proc.stderr, proc.stderr
+
+
 # --- 7. messages: short, no internal SQL or descriptor paths, one exit code per kind ------------
 
 
