@@ -359,12 +359,9 @@ def test_ctrl_c_stops_and_removes_the_partial_output(tmp_path, out_dir):
 def test_a_split_create_names_the_collection_with_its_totals(tmp_path):
     # The totals are the collection's: the summary line names the output asked for and the
     # number of parts, not part 1 (which holds 2 of the 6 files).
-    src = tmp_path / "src"
-    src.mkdir()
-    for i in range(6):
-        (src / f"f{i}.bin").write_bytes(bytes([i]) * 10000)
+    files = tree(tmp_path / "six", {f"f{i}.bin": bytes([i]) * 10000 for i in range(6)})
     out = tmp_path / "out.tacozip"
-    proc = taco("create", "--from", src, out, "--split-size", "25KB")
+    proc = taco("create", "--from", files, out, "--split-size", "25KB")
     assert proc.returncode == 0, proc.stderr
     first = proc.stdout.splitlines()[0]
     assert first.startswith(f"created 3 parts of {out} (zip, "), first
