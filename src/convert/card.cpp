@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "convert/dataset_access.hpp"
+#include "model/join.hpp"
 #include "taco/errors.hpp"
 
 namespace taco {
@@ -46,12 +47,6 @@ std::string json_text(const Json& v) {
     return v.dump();
 }
 
-std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
-    std::string out;
-    for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
-    return out;
-}
-
 std::string details_of(const Json& p) {
     std::vector<std::string> parts;
     for (const char* key : {"organization", "role", "roles", "email", "url"}) {
@@ -59,12 +54,12 @@ std::string details_of(const Json& p) {
         if (p[key].is_array()) {
             std::vector<std::string> items;
             for (const auto& x : p[key]) items.push_back(json_text(x));
-            if (!items.empty()) parts.push_back(join(items));
+            if (!items.empty()) parts.push_back(join_text(items));
         } else {
             parts.push_back(json_text(p[key]));
         }
     }
-    return join(parts, "; ");
+    return join_text(parts, "; ");
 }
 
 CardFacts gather(const Dataset& ds, const CardOptions& options) {
@@ -116,7 +111,7 @@ CardFacts gather(const Dataset& ds, const CardOptions& options) {
                 {d + 1, "level " + std::to_string(d + 1) +
                             (pit.hierarchy[d].size() > 1 ? " pattern " + std::to_string(k + 1)
                                                          : std::string()) +
-                            ": " + std::to_string(p.n) + " rows, children " + join(kids)});
+                            ": " + std::to_string(p.n) + " rows, children " + join_text(kids)});
         }
     }
     for (const LevelFields& lf : ds.field_schema()) {
@@ -219,9 +214,9 @@ std::string markdown(const CardFacts& f) {
     if (!f.description.empty()) o << f.description << "\n\n";
     o << "## Dataset information\n\n| | |\n|---|---|\n"
       << "| id | `" << md_cell(f.id) << "` |\n| version | " << md_cell(f.version) << " |\n"
-      << "| licenses | " << md_cell(join(f.licenses)) << " |\n"
-      << "| tasks | " << md_cell(join(f.tasks)) << " |\n";
-    if (!f.keywords.empty()) o << "| keywords | " << md_cell(join(f.keywords)) << " |\n";
+      << "| licenses | " << md_cell(join_text(f.licenses)) << " |\n"
+      << "| tasks | " << md_cell(join_text(f.tasks)) << " |\n";
+    if (!f.keywords.empty()) o << "| keywords | " << md_cell(join_text(f.keywords)) << " |\n";
     o << "| container | " << f.container << " |\n| TACO version | " << md_cell(f.taco_version)
       << " |\n| samples | " << f.samples << " |\n\n";
     if (!f.splits.empty()) {
@@ -277,10 +272,10 @@ std::string html(const CardFacts& f) {
     o << "<h2>Dataset information</h2><table id=\"info\">"
       << "<tr><th>id</th><td>" << e(f.id) << "</td></tr>"
       << "<tr><th>version</th><td>" << e(f.version) << "</td></tr>"
-      << "<tr><th>licenses</th><td>" << e(join(f.licenses)) << "</td></tr>"
-      << "<tr><th>tasks</th><td>" << e(join(f.tasks)) << "</td></tr>";
+      << "<tr><th>licenses</th><td>" << e(join_text(f.licenses)) << "</td></tr>"
+      << "<tr><th>tasks</th><td>" << e(join_text(f.tasks)) << "</td></tr>";
     if (!f.keywords.empty())
-        o << "<tr><th>keywords</th><td>" << e(join(f.keywords)) << "</td></tr>";
+        o << "<tr><th>keywords</th><td>" << e(join_text(f.keywords)) << "</td></tr>";
     o << "<tr><th>container</th><td>" << e(f.container) << "</td></tr>"
       << "<tr><th>TACO version</th><td>" << e(f.taco_version) << "</td></tr>"
       << "<tr><th>samples</th><td id=\"samples\">" << f.samples << "</td></tr></table>\n";

@@ -2,6 +2,7 @@
 // compiled into the library (sensor_bands_data.cpp, generated from src/ext/sensor_bands.json).
 #include <nlohmann/json.hpp>
 
+#include "model/join.hpp"
 #include "taco/errors.hpp"
 #include "taco/extensions.hpp"
 
@@ -14,12 +15,6 @@ using OrderedJson = nlohmann::ordered_json;
 const OrderedJson& tables() {
     static const OrderedJson parsed = OrderedJson::parse(sensor_bands_json())["sensors"];
     return parsed;
-}
-
-std::string joined(const std::vector<std::string>& names) {
-    std::string out;
-    for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-    return out;
 }
 
 template <class T>
@@ -75,7 +70,7 @@ OpticalData optical_data(std::string_view spec) {
     auto it = tables().find(key);
     if (it == tables().end()) {
         throw SchemaError("OpticalData: unsupported sensor '" + name +
-                          "' (supported: " + joined(supported_sensors()) +
+                          "' (supported: " + join_text(supported_sensors()) +
                           "); give bands=[SpectralBand(...)] for another sensor");
     }
     OpticalData out;
@@ -94,8 +89,8 @@ OpticalData optical_data(std::string_view spec) {
             out.bands.push_back(band_of(band, *row));
     }
     if (!unknown.empty()) {
-        throw SchemaError("OpticalData: sensor '" + key + "' has no band(s) " + joined(unknown) +
-                          " (it has " + joined(known) + ")");
+        throw SchemaError("OpticalData: sensor '" + key + "' has no band(s) " + join_text(unknown) +
+                          " (it has " + join_text(known) + ")");
     }
     if (out.bands.empty())
         throw SchemaError("OpticalData: '" + std::string(spec) + "' selects no band");

@@ -48,31 +48,27 @@ QuerySplit split_query(std::string_view vsi) {
 
 namespace {
 
-// `base` + "/" + `name`, before the query string of an HTTP URL (`…/x?token=abc`): the query
-// is for the server, and each file of a FOLDER asks with the same one.
-std::string join_before_query(std::string_view base, std::string_view name) {
-    const QuerySplit cut = split_query(base);
-    std::string out(cut.path);
+// `base` + "/" + `name`, with the last `tail` characters of `base` (an HTTP URL's query string,
+// `…/x?token=abc`) kept after it: the query is for the server, and each file of a FOLDER asks
+// with the same one.
+std::string join_before_tail(std::string_view base, size_t tail, std::string_view name) {
+    const size_t cut = base.size() - std::min(tail, base.size());
+    std::string out(base.substr(0, cut));
     out += '/';
     out += name;
-    out += cut.query;
+    out += base.substr(cut);
     return out;
 }
 
 }  // namespace
 
 Location Location::child(std::string_view name) const {
-    Location out;
-    if (!remote()) {
-        out.text = text + "/" + std::string(name);
-        return out;
-    }
-    // `text` is the URL as given (https://…), which split_query does not know as HTTP: cut it
-    // where the VSI path is cut.
+    // `text` is the URL as given (https://…), which split_query does not know as HTTP: both
+    // spellings keep the query the VSI path has (none for a local path or an object store).
     const size_t query = split_query(vsi).query.size();
-    const size_t cut = text.size() - std::min(query, text.size());
-    out.text = text.substr(0, cut) + "/" + std::string(name) + text.substr(cut);
-    out.vsi = join_before_query(vsi, name);
+    Location out;
+    out.text = join_before_tail(text, query, name);
+    if (remote()) out.vsi = join_before_tail(vsi, query, name);
     return out;
 }
 

@@ -8,6 +8,7 @@
 
 #include "format/collection_parse.hpp"
 #include "io/trace.hpp"
+#include "model/join.hpp"
 #include "query/dataset_context.hpp"
 #include "query/level_revalidation.hpp"
 #include "query/lifetime.hpp"
@@ -26,8 +27,7 @@ std::string name_of(const Dataset& d, size_t k) {
 }
 
 std::string join(const std::vector<std::string>& items) {
-    std::string out;
-    for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+    const std::string out = join_text(items);
     return out.empty() ? "(none)" : out;
 }
 

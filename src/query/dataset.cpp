@@ -328,12 +328,13 @@ DataFrame Dataset::fetch_level(bool raw) const {
             io::TraceScope trace("data(): padding");
             // The paths are made when first read (often never for most rows, and a million of
             // them cost as much as the Parquet decoding): the lambda owns what it uses.
+            const io::QuerySplit folder_root = io::split_query(src.vsi_root);
             auto vsi =
                 [zip, offset = offset.value_or(0), size = size.value_or(0), key = key.value_or(0),
                  type = *type, root = parts ? parts->root : src.vsi_root,
                  part = parts ? part : std::nullopt, part_query = parts ? parts->query : "",
-                 data_dir = std::string(io::split_query(src.vsi_root).path) + "/DATA/",
-                 query = std::string(io::split_query(src.vsi_root).query),
+                 data_dir = std::string(folder_root.path) + "/DATA/",
+                 query = std::string(folder_root.query),
                  url = io::is_http_vsi(parts ? parts->root : src.vsi_root),
                  meta = level_ == 0 ? "/__meta__" : "__meta__"](
                     const metadata::ResultTable::ChunkRows& rows, size_t row, std::string& out) {

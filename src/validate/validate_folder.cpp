@@ -60,14 +60,17 @@ std::unordered_set<std::string> check_data_tree(TableChecks& t, const fs::path& 
                 if (!fs::is_regular_file(p, ec)) {
                     t.sink.error("folder.missing-file", L.where(r),
                                  "no file DATA/" + rel + " for this FILE sample", L.name);
-                } else if (L.is_padding(r) && fs::file_size(p, ec) != 0 && !ec) {
+                } else if (L.is_padding(r)) {
                     // Readers hide padding, and these bytes with it (check_padding_row, ZIP).
-                    t.sink.error("row.padding", L.where(r),
-                                 "padding is empty, but DATA/" + rel + " holds " +
-                                     std::to_string(fs::file_size(p, ec)) +
-                                     " bytes; a real sample needs an id that does not start "
-                                     "with '__'",
-                                 L.name);
+                    const uintmax_t bytes = fs::file_size(p, ec);
+                    if (!ec && bytes != 0) {
+                        t.sink.error("row.padding", L.where(r),
+                                     "padding is empty, but DATA/" + rel + " holds " +
+                                         std::to_string(bytes) +
+                                         " bytes; a real sample needs an id that does not start "
+                                         "with '__'",
+                                     L.name);
+                    }
                 }
             }
         }

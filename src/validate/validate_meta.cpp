@@ -5,6 +5,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "model/join.hpp"
 #include "taco/errors.hpp"
 #include "validate/validate_tables.hpp"
 
@@ -94,12 +95,6 @@ void compare_columns(TableChecks& t, const MetaFile& m, const ParquetColumns& me
     }
 }
 
-std::string join_names(const std::vector<std::string>& names) {
-    std::string out;
-    for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
-    return out;
-}
-
 std::string file_list(const std::vector<std::string>& files) {
     std::string out = "[";
     for (size_t i = 0; i < files.size(); ++i) out += (i ? ", " : "") + quote_literal(files[i]);
@@ -168,7 +163,7 @@ void compare_children(TableChecks& t, const MetaFile& m, const std::vector<MetaR
                     t.sink.error("meta.values", m.name + " row " + std::to_string(j),
                                  "the metadata of '" + rows[j].id + "' differs from " +
                                      next->where(c) + " in at least one of its columns (" +
-                                     join_names(hashes->columns) +
+                                     join_text(hashes->columns) +
                                      "): navigation and SQL would read different values",
                                  "meta.values");
                 }
