@@ -10,6 +10,10 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[2]
 TACO = Path(os.environ.get("TACO_BUILD_DIR", REPO_ROOT / "build")) / "bin" / "taco"
 
+# make test builds it first: a missing binary is an error that says how to get one, not a skip.
+if not TACO.is_file():
+    raise RuntimeError(f"{TACO} is not built; run `make build` (or point TACO_BUILD_DIR at a build)")
+
 
 def taco(*args, timeout: float = 300) -> subprocess.CompletedProcess:
     """Runs `taco ARGS...` and returns the finished process (text output)."""

@@ -10,9 +10,6 @@ import pytest
 
 from cli_support import TACO
 
-if not TACO.is_file():
-    pytest.skip(f"{TACO} is not built", allow_module_level=True)
-
 
 @pytest.mark.parametrize("value", ["off", "0", "none"])
 def test_cache_commands_say_the_cache_is_off(value):

@@ -12,15 +12,11 @@ import os
 import zipfile
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
-from cli_support import TACO, taco
-
-if not TACO.is_file():
-    pytest.skip(f"{TACO} is not built", allow_module_level=True)
-
-pa = pytest.importorskip("pyarrow")
-pq = pytest.importorskip("pyarrow.parquet")
+from cli_support import taco
 
 
 def make(tmp_path: Path, fmt: str) -> Path:
