@@ -1,6 +1,7 @@
 #include "validate/validate_collection.hpp"
 
 #include "io/location.hpp"
+#include "model/join.hpp"
 #include "query/dataset_context.hpp"
 #include "query/vsi_path.hpp"
 #include "taco/errors.hpp"
@@ -12,9 +13,78 @@ namespace {
 using metadata::quote_identifier;
 using metadata::quote_literal;
 
-// Rows of `a` missing from `b` (as a multiset), by id and byte range.
+// Rows of `a` missing from `b` (as a multiset).
 int64_t missing_rows(metadata::DuckSession& db, const std::string& a, const std::string& b) {
     return std::stoll(db.query_scalar("SELECT count(*) FROM ((" + a + ") EXCEPT ALL (" + b + "))"));
+}
+
+constexpr const char* kRowKey =
+    "\"id\", CAST(\"internal:offset\" AS BIGINT), CAST(\"internal:size\" AS BIGINT)";
+
+// The part's columns other than the row key, by name: the index copies every one of them
+// unchanged (FORMAT.md §6.1), so each must be there, with the part's values.
+std::vector<std::string> value_columns(const std::vector<ColumnType>& part_columns) {
+    std::vector<std::string> out;
+    for (const ColumnType& c : part_columns)
+        if (c.name != "id" && c.name != "internal:offset" && c.name != "internal:size")
+            out.push_back(c.name);
+    return out;
+}
+
+// One row per sample: its key and a hash of `columns` (any type hashes, lists and geometry
+// blobs included), so a value the index changed shows as a row missing from the part.
+std::string keyed_values_sql(const std::string& file, const std::vector<std::string>& columns,
+                             const std::string& where) {
+    std::string args;
+    for (const std::string& c : columns) args += (args.empty() ? "" : ", ") + quote_identifier(c);
+    const std::string values = columns.empty() ? "" : ", hash(" + args + ")";
+    return "SELECT " + std::string(kRowKey) + values + " FROM read_parquet(" + quote_literal(file) +
+           ")" + where;
+}
+
+// Compares one level of the index with the same level of part `file`: first which rows
+// (id, offset, size), then, when those agree, every other value the part holds.
+void compare_level(metadata::DuckSession& db, format::FindingSink& sink, const std::string& index,
+                   const std::string& file, size_t level, const std::string& index_table,
+                   const std::vector<ColumnType>& index_columns, const std::string& part_table) {
+    const std::string table = "level" + std::to_string(level) + ".parquet";
+    const std::string of_part =
+        " WHERE " + quote_identifier("internal:source_file") + " = " + quote_literal(file);
+    const std::string in_index = keyed_values_sql(index_table, {}, of_part);
+    const std::string in_part = keyed_values_sql(part_table, {}, "");
+    const int64_t stale = missing_rows(db, in_index, in_part);
+    const int64_t absent = missing_rows(db, in_part, in_index);
+    if (stale || absent) {
+        sink.error("collection.part-mismatch", index,
+                   table + " disagrees with part '" + file + "': " + std::to_string(stale) +
+                       " of its rows (id, offset, size) are not in the part, " +
+                       std::to_string(absent) +
+                       " rows of the part are not in the index (stale index?)");
+        return;
+    }
+    const std::vector<std::string> columns =
+        value_columns(metadata::describe_query(db, "SELECT * FROM read_parquet(" +
+                                                       quote_literal(part_table) + ")"));
+    std::vector<std::string> missing;
+    for (const std::string& c : columns)
+        if (!query::has_column(index_columns, c)) missing.push_back(c);
+    if (!missing.empty()) {
+        sink.error("collection.part-mismatch", index,
+                   table + " lacks column(s) " + join_text(missing) + " of part '" + file + "'");
+        return;
+    }
+    const std::string index_values = keyed_values_sql(index_table, columns, of_part);
+    const std::string part_values = keyed_values_sql(part_table, columns, "");
+    const int64_t changed = missing_rows(db, index_values, part_values);
+    if (changed == 0) return;
+    const std::string first = db.query_scalar("SELECT \"id\" FROM ((" + index_values +
+                                              ") EXCEPT ALL (" + part_values +
+                                              ")) ORDER BY 1 LIMIT 1");
+    sink.error("collection.part-values", index,
+               table + " disagrees with part '" + file + "': " + std::to_string(changed) +
+                   " of its rows hold other values than the part's (first: sample '" + first +
+                   "'; compared: " + join_text(columns) +
+                   "). Readers of the index would see values the part does not hold.");
 }
 
 // The checks of an index already opened: `remote` parts are checked as remote datasets are
@@ -24,9 +94,9 @@ void validate_opened(const format::OpenedDataset& opened, const std::string& ind
                      const ValidateOptions& options, bool remote) {
     query::StagedLevels staged;
     std::shared_ptr<const query::CollectionParts> parts;
+    std::vector<std::vector<ColumnType>> columns;  // each level's, in the index
     try {
         staged = query::stage_levels(opened);
-        std::vector<std::vector<ColumnType>> columns;
         for (const std::string& file : staged.files) {
             columns.push_back(metadata::describe_query(
                 db, "SELECT * FROM read_parquet(" + quote_literal(file) + ")"));
@@ -37,9 +107,6 @@ void validate_opened(const format::OpenedDataset& opened, const std::string& ind
         return;
     }
     format::check_collection(sink, opened.collection.text, index + ": COLLECTION.json");
-    const std::string ids =
-        "\"id\", CAST(\"internal:offset\" AS BIGINT), "
-        "CAST(\"internal:size\" AS BIGINT)";
     for (const std::string& file : parts->files) {
         const std::string path = query::part_path(*parts, file);
         format::OpenedDataset part;
@@ -64,22 +131,9 @@ void validate_opened(const format::OpenedDataset& opened, const std::string& ind
             continue;
         }
         for (size_t level = 0; level < staged.files.size(); ++level) {
-            const std::string in_index =
-                "SELECT " + ids + " FROM read_parquet(" + quote_literal(staged.files[level]) +
-                ") WHERE " + quote_identifier("internal:source_file") + " = " + quote_literal(file);
-            const std::string in_part = "SELECT " + ids + " FROM read_parquet(" +
-                                        quote_literal(part_levels.files[level]) + ")";
             try {
-                const int64_t stale = missing_rows(db, in_index, in_part);
-                const int64_t absent = missing_rows(db, in_part, in_index);
-                if (stale || absent) {
-                    sink.error("collection.part-mismatch", index,
-                               "level" + std::to_string(level) + ".parquet disagrees with part '" +
-                                   file + "': " + std::to_string(stale) +
-                                   " of its rows (id, offset, size) are not in the part, " +
-                                   std::to_string(absent) +
-                                   " rows of the part are not in the index (stale index?)");
-                }
+                compare_level(db, sink, index, file, level, staged.files[level], columns[level],
+                              part_levels.files[level]);
             } catch (const QueryError& e) {
                 sink.error("collection.part-mismatch", index,
                            "cannot compare level" + std::to_string(level) + ".parquet with part '" +
