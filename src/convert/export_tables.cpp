@@ -3,6 +3,7 @@
 #include <atomic>
 
 #include "metadata/result_table.hpp"
+#include "model/column_names.hpp"
 #include "paths/path_anchor.hpp"
 #include "taco/errors.hpp"
 
@@ -14,10 +15,6 @@ using metadata::quote_literal;
 using metadata::TableColumn;
 
 std::atomic<uint64_t> next_export{0};
-
-bool is_internal(const std::string& name) {
-    return name.rfind("internal:", 0) == 0;
-}
 
 std::string copy_options(const metadata::ParquetOptions& o, bool v2) {
     return " (FORMAT parquet, " + metadata::parquet_codec_clause(o) + ", ROW_GROUP_SIZE " +
@@ -42,7 +39,7 @@ ExportTables::ExportTables(query::DatasetContext& ctx, const ExportTree& tree, b
             metadata::describe_query(ctx.db, "SELECT * FROM level" + std::to_string(d) + "_table"));
         std::string select;
         for (const ColumnType& c : columns_.back()) {
-            if (is_internal(c.name)) continue;
+            if (is_internal_column(c.name)) continue;
             select += (select.empty() ? "" : ", ") + std::string("t.") + quote_identifier(c.name);
         }
         user_select_.push_back(select);
@@ -124,7 +121,7 @@ void ExportTables::write_meta(size_t d, size_t row, const std::string& path) {
     // The staged table has the user columns under their own names (no `t.` alias here).
     std::string cols;
     for (const ColumnType& c : columns_[d + 1]) {
-        if (is_internal(c.name)) continue;
+        if (is_internal_column(c.name)) continue;
         cols += (cols.empty() ? "" : ", ") + quote_identifier(c.name);
     }
     if (zip_) {

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <system_error>
 
+#include "model/column_names.hpp"
 #include "model/utf8.hpp"
 #include "taco/errors.hpp"
 #include "taco/tortilla.hpp"
@@ -60,7 +61,7 @@ void validate_extension_key(const std::string& key) {
     };
     if (key == "id" || key == "type" || key == "path") bad("it is a reserved core field");
     if (!model::is_valid_utf8(key)) bad("it is not valid UTF-8");
-    if (key.rfind("internal:", 0) == 0) bad("the 'internal:' namespace is reserved for tacocore");
+    if (is_internal_column(key)) bad("the 'internal:' namespace is reserved for tacocore");
     // ^[A-Za-z0-9_]+(:\w+)?$ — \w also admits non-ASCII word characters, as Python's re does.
     size_t colon = key.find(':');
     auto ascii_word = [](unsigned char c) { return std::isalnum(c) || c == '_'; };

@@ -2,6 +2,7 @@
 
 #include <atomic>
 
+#include "model/column_names.hpp"
 #include "query/dataset_context.hpp"
 #include "taco/errors.hpp"
 
@@ -13,7 +14,7 @@ const std::string& Cascade::level_sql(size_t k) const {
 }
 
 bool shown_in_data(std::string_view name, bool cascade) {
-    if (name.rfind("internal:", 0) != 0 || name == "internal:gdal_vsi") return true;
+    if (!is_internal_column(name) || name == "internal:gdal_vsi") return true;
     // A collection's rows also keep the part they come from (tacoreader's data after a cascade).
     return cascade && (name == "internal:current_id" || name == "internal:parent_id" ||
                        name == "internal:source_file");

@@ -9,6 +9,7 @@
 #include "io/trace.hpp"
 #include "metadata/result_table.hpp"
 #include "metadata/spatial_extension.hpp"
+#include "model/column_names.hpp"
 #include "query/cascade.hpp"
 #include "query/dataframe_impl.hpp"
 #include "query/dataset_context.hpp"
@@ -276,7 +277,7 @@ DataFrame Dataset::fetch_level(bool raw) const {
     const bool zip = src.format == ContainerFormat::Zip;
     auto shown = [&](const std::string& name) {
         if (name == kGdalVsi) return false;  // replaced by the computed one
-        return raw || name.rfind("internal:", 0) != 0;
+        return raw || !is_internal_column(name);
     };
     const std::string path_column = zip ? "" : level_ == 0 ? "id" : "internal:relative_path";
     const query::CollectionParts* parts = ctx_->parts.get();

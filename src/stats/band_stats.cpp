@@ -7,6 +7,7 @@
 
 #include "metadata/duckdb_session.hpp"
 #include "metadata/result_table.hpp"
+#include "model/column_names.hpp"
 #include "query/cascade.hpp"
 #include "query/dataset_context.hpp"
 #include "query/error_text.hpp"
@@ -28,7 +29,7 @@ constexpr size_t kValid = 4;  // valid-pixel percentage in the continuous layout
 std::string column_list(const std::vector<ColumnType>& cols) {
     std::string out;
     for (const ColumnType& c : cols) {
-        if (c.name.rfind("internal:", 0) == 0) continue;
+        if (is_internal_column(c.name)) continue;
         out += (out.empty() ? "" : ", ") + c.name;
     }
     return out;

@@ -62,9 +62,8 @@ void compare_level(metadata::DuckSession& db, format::FindingSink& sink, const s
                        " rows of the part are not in the index (stale index?)");
         return;
     }
-    const std::vector<std::string> columns =
-        value_columns(metadata::describe_query(db, "SELECT * FROM read_parquet(" +
-                                                       quote_literal(part_table) + ")"));
+    const std::vector<std::string> columns = value_columns(metadata::describe_query(
+        db, "SELECT * FROM read_parquet(" + quote_literal(part_table) + ")"));
     std::vector<std::string> missing;
     for (const std::string& c : columns)
         if (!query::has_column(index_columns, c)) missing.push_back(c);
@@ -77,9 +76,9 @@ void compare_level(metadata::DuckSession& db, format::FindingSink& sink, const s
     const std::string part_values = keyed_values_sql(part_table, columns, "");
     const int64_t changed = missing_rows(db, index_values, part_values);
     if (changed == 0) return;
-    const std::string first = db.query_scalar("SELECT \"id\" FROM ((" + index_values +
-                                              ") EXCEPT ALL (" + part_values +
-                                              ")) ORDER BY 1 LIMIT 1");
+    const std::string first =
+        db.query_scalar("SELECT \"id\" FROM ((" + index_values + ") EXCEPT ALL (" + part_values +
+                        ")) ORDER BY 1 LIMIT 1");
     sink.error("collection.part-values", index,
                table + " disagrees with part '" + file + "': " + std::to_string(changed) +
                    " of its rows hold other values than the part's (first: sample '" + first +

@@ -5,6 +5,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "model/column_names.hpp"
 #include "model/join.hpp"
 #include "taco/errors.hpp"
 #include "validate/validate_tables.hpp"
@@ -15,10 +16,6 @@ namespace {
 using metadata::quote_literal;
 
 constexpr size_t kBatch = 256;
-
-bool is_internal(const std::string& name) {
-    return name.rfind("internal:", 0) == 0;
-}
 
 struct MetaRow {
     std::string id;
@@ -39,7 +36,7 @@ struct ValueHashes {
 std::vector<std::string> extension_columns(const ParquetColumns& cols) {
     std::vector<std::string> out;
     for (const auto& [name, type] : cols)
-        if (!is_internal(name) && name != "id" && name != "type") out.push_back(name);
+        if (!is_internal_column(name) && name != "id" && name != "type") out.push_back(name);
     std::sort(out.begin(), out.end());
     return out;
 }
@@ -75,7 +72,7 @@ std::optional<ValueHashes> level_hashes(TableChecks& t, const LevelRows& level) 
 void compare_columns(TableChecks& t, const MetaFile& m, const ParquetColumns& meta,
                      const LevelRows& next) {
     for (const auto& [name, type] : meta) {
-        if (is_internal(name)) continue;
+        if (is_internal_column(name)) continue;
         const std::string* expected = column_type_of(next.columns, name);
         if (!expected) {
             t.sink.error("pit.schema", m.name,
@@ -89,7 +86,7 @@ void compare_columns(TableChecks& t, const MetaFile& m, const ParquetColumns& me
         }
     }
     for (const auto& [name, type] : next.columns) {
-        if (is_internal(name) || column_type_of(meta, name)) continue;
+        if (is_internal_column(name) || column_type_of(meta, name)) continue;
         t.sink.error("pit.schema", m.name,
                      "PIT-2: column '" + name + "' of " + next.name + " is missing", "pit.schema");
     }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "model/column_names.hpp"
 #include "model/shorten.hpp"
 #include "taco/errors.hpp"
 
@@ -73,8 +74,7 @@ bool load_level(TableChecks& t, LevelRows& L, size_t index) {
         if (!seen.insert(name).second) {
             t.sink.error("table.column", L.name, "column '" + name + "' appears more than once");
         }
-        if (name.rfind("internal:", 0) != 0 && name != "id" && name != "type" &&
-            !is_taco_type(type)) {
+        if (!is_internal_column(name) && name != "id" && name != "type" && !is_taco_type(type)) {
             t.sink.warning("table.column-type", L.name,
                            "column '" + name + "' has type " + type +
                                ", which has no TACO metadata equivalent (readers convert it)");
