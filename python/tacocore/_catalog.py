@@ -49,6 +49,8 @@ def export_croissant(dataset: Any, output: PathLike, checksum: str = "auto",
     readable with ``mlcroissant.Dataset(output).records("level0")``. ``base_url``: where the
     dataset will be published (default: paths relative to ``output``). ``items`` counts the
     RecordSets."""
+    if checksum not in ("auto", "yes", "no"):
+        raise ValueError(f"checksum must be 'auto', 'yes' or 'no', not {checksum!r}")
     return _warn(_core.export_croissant(_native(dataset), os.fspath(output), checksum,
                                         base_url or "", overwrite))
 
@@ -59,6 +61,11 @@ def export_datacite(dataset: Any, output: PathLike, publisher: Optional[str] = N
     """DataCite Metadata Schema 4.5 JSON (creators from providers, titles, descriptions,
     rightsList from licenses, subjects from keywords and tasks, dates from the temporal extent,
     geoLocations, version). ``publisher`` defaults to the provider with role "host", else the
-    first; ``year`` to this year."""
+    first; ``year`` (four digits) to this year."""
+    if year is not None:
+        if isinstance(year, bool) or not isinstance(year, int):
+            raise TypeError(f"year must be an int, not {type(year).__name__}")
+        if not 1000 <= year <= 9999:
+            raise ValueError(f"year must have four digits, not {year}")
     return _warn(_core.export_datacite(_native(dataset), os.fspath(output), publisher or "",
                                        year or 0, doi or "", overwrite))

@@ -75,9 +75,11 @@ def test_export_croissant_checksum_choice(fixture_paths, tmp_path):
                                            checksum="no")
     doc = json.loads(open(result["path"]).read())
     assert "sha256" not in doc["distribution"][0]
-    with pytest.raises(tacocore.TacoQueryError, match="checksum must be"):
+    # A bad argument is a ValueError, as everywhere in the package, and writes nothing.
+    with pytest.raises(ValueError, match="'auto', 'yes' or 'no', not 'maybe'"):
         tacocore.export_croissant(fixture_paths["reader-zip-flat"], tmp_path / "d.json",
                                   checksum="maybe")
+    assert not (tmp_path / "d.json").exists()
 
 
 def test_export_datacite_is_valid(fixture_paths, tmp_path):
@@ -89,3 +91,13 @@ def test_export_datacite_is_valid(fixture_paths, tmp_path):
     assert doc["publisher"] == {"name": "Image Processing Lab"}
     with pytest.warns(UserWarning, match="dates left out"):
         tacocore.export_datacite(fixture_paths["toolbox-zip-simple"], tmp_path / "s.json")
+
+
+@pytest.mark.parametrize("year, error", [(-1, ValueError), (0, ValueError), (12345, ValueError),
+                                         (True, TypeError), ("2020", TypeError)])
+def test_export_datacite_refuses_a_bad_year_as_an_argument_error(fixture_paths, tmp_path, year,
+                                                                 error):
+    with pytest.raises(error, match="year"):
+        tacocore.export_datacite(fixture_paths["reader-zip-flat"], tmp_path / "d.json", year=year)
+    assert not (tmp_path / "d.json").exists()
+
