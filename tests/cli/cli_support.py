@@ -1,5 +1,5 @@
-"""What the CLI test modules share: the `taco` binary under test and a way to run it.
-(Older modules still spell this out themselves; new ones import it from here.)"""
+"""What the CLI test modules share: the `taco` binary under test (every module imports it from
+here, so an unbuilt `taco` fails the run saying how to build it) and a way to run it."""
 
 from __future__ import annotations
 

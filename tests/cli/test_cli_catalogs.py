@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-TACO = Path(os.environ.get("TACO_BUILD_DIR", REPO_ROOT / "build")) / "bin" / "taco"
+from cli_support import REPO_ROOT, TACO
 FIXTURES = REPO_ROOT / "tests" / "fixtures" / "reference"
 FLAT_ZIP = FIXTURES / "tacoreader/zip/flat/flat.tacozip"
 FLAT_FOLDER = FIXTURES / "tacoreader/folder/flat"
@@ -25,8 +24,6 @@ mlc = pytest.importorskip("mlcroissant")
 schema45 = pytest.importorskip("datacite.schema45")
 pq = pytest.importorskip("pyarrow.parquet")
 
-if not TACO.is_file():
-    pytest.skip(f"{TACO} is not built", allow_module_level=True)
 
 logging.getLogger("absl").setLevel(logging.ERROR)
 

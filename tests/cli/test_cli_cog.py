@@ -11,13 +11,10 @@ from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-TACO = Path(os.environ.get("TACO_BUILD_DIR", REPO_ROOT / "build")) / "bin" / "taco"
+from cli_support import REPO_ROOT, TACO
 GEOTIFFS = REPO_ROOT / "tests" / "fixtures" / "reference" / "tacotoolbox" / "geotiffs"
 GDALINFO = shutil.which("gdalinfo")
 
-if not TACO.is_file():
-    pytest.skip(f"{TACO} is not built", allow_module_level=True)
 if not GDALINFO:
     pytest.skip("gdalinfo is not installed (apt-get install gdal-bin)", allow_module_level=True)
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import struct
 import subprocess
 import zipfile
@@ -14,15 +13,11 @@ from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-TACO = Path(os.environ.get("TACO_BUILD_DIR", REPO_ROOT / "build")) / "bin" / "taco"
+from cli_support import REPO_ROOT, TACO
 gdal = pytest.importorskip("osgeo.gdal")
 osr = pytest.importorskip("osgeo.osr")
 pq = pytest.importorskip("pyarrow.parquet")
 pyproj = pytest.importorskip("pyproj")
-
-if not TACO.is_file():
-    pytest.skip(f"{TACO} is not built", allow_module_level=True)
 
 
 def taco(*args) -> subprocess.CompletedProcess:

@@ -10,7 +10,6 @@ path the user wrote in a query blamed on the dataset.
 from __future__ import annotations
 
 import io
-import os
 import shutil
 import struct
 import subprocess
@@ -20,13 +19,10 @@ from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-TACO = Path(os.environ.get("TACO_BUILD_DIR", REPO_ROOT / "build")) / "bin" / "taco"
+from cli_support import REPO_ROOT, TACO
 FIXTURES = REPO_ROOT / "tests" / "fixtures" / "reference" / "tacoreader"
 FLAT_ZIP = FIXTURES / "zip/flat/flat.tacozip"
 NESTED_FOLDER = FIXTURES / "folder/nested"
-
-assert TACO.is_file(), f"{TACO} is not built: run `make build` first"
 
 
 def taco(*args) -> subprocess.CompletedProcess:

@@ -5,15 +5,13 @@ output stream fills up exit non-zero instead of truncating silently."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import zipfile
 from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-TACO = Path(os.environ.get("TACO_BUILD_DIR", REPO_ROOT / "build")) / "bin" / "taco"
+from cli_support import REPO_ROOT, TACO
 
 
 def taco(*args, **kwargs) -> subprocess.CompletedProcess:

@@ -5,7 +5,6 @@ extent box must be drawn where the extent is), not only at the HTML text."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import struct
 import subprocess
@@ -14,17 +13,13 @@ from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-TACO = Path(os.environ.get("TACO_BUILD_DIR", REPO_ROOT / "build")) / "bin" / "taco"
+from cli_support import REPO_ROOT, TACO
 FIXTURES = REPO_ROOT / "tests" / "fixtures" / "reference"
 NESTED_ZIP = FIXTURES / "tacoreader/zip/nested/nested.tacozip"
 SIMPLE_ZIP = FIXTURES / "tacotoolbox/zip/simple/simple.tacozip"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-dev-shm-usage", "--disable-extensions", "--no-first-run"]
-
-if not TACO.is_file():
-    pytest.skip(f"{TACO} is not built", allow_module_level=True)
 
 
 def taco(*args) -> subprocess.CompletedProcess:

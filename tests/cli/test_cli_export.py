@@ -20,8 +20,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-TACO = Path(os.environ.get("TACO_BUILD_DIR", REPO_ROOT / "build")) / "bin" / "taco"
+from cli_support import REPO_ROOT, TACO
 FIXTURES = REPO_ROOT / "tests" / "fixtures" / "reference"
 FLAT_ZIP = FIXTURES / "tacoreader/zip/flat/flat.tacozip"
 FLAT_FOLDER = FIXTURES / "tacoreader/folder/flat"
@@ -30,9 +29,6 @@ NESTED_FOLDER = FIXTURES / "tacoreader/folder/nested"
 SIMPLE_ZIP = FIXTURES / "tacotoolbox/zip/simple/simple.tacozip"
 
 tacoreader = pytest.importorskip("tacoreader")
-
-if not TACO.is_file():
-    pytest.skip(f"{TACO} is not built", allow_module_level=True)
 
 
 def taco(*args) -> subprocess.CompletedProcess:

@@ -13,11 +13,7 @@ from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-TACO = Path(os.environ.get("TACO_BUILD_DIR", REPO_ROOT / "build")) / "bin" / "taco"
-
-if not TACO.is_file():
-    pytest.skip(f"{TACO} is not built", allow_module_level=True)
+from cli_support import REPO_ROOT, TACO
 
 
 def ok(*args) -> str:

@@ -4,7 +4,6 @@ mix or nothing, and the next successful run leaves no stray temporaries."""
 
 from __future__ import annotations
 
-import os
 import random
 import signal
 import subprocess
@@ -14,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-TACO = Path(os.environ.get("TACO_BUILD_DIR", REPO_ROOT / "build")) / "bin" / "taco"
+from cli_support import REPO_ROOT, TACO
 KILLS = 60
 
 

@@ -4,17 +4,13 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 import subprocess
-from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-TACO = Path(os.environ.get("TACO_BUILD_DIR", REPO_ROOT / "build")) / "bin" / "taco"
+from cli_support import REPO_ROOT, TACO
 FIXTURES = REPO_ROOT / "tests" / "fixtures" / "reference"
 
 
 def test_sql_reads_the_flat_views():
-    assert TACO.is_file(), f"{TACO} is not built: run make build"
     for dataset in ("tacoreader/zip/nested/nested.tacozip", "tacoreader/folder/nested"):
         proc = subprocess.run([str(TACO), "sql", str(FIXTURES / dataset),
                                'SELECT "l0:id", "l1:id" FROM l1 WHERE "l1:id" = \'item_2\' ORDER BY 1', "--csv"],

@@ -13,13 +13,10 @@ from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-TACO = Path(os.environ.get("TACO_BUILD_DIR", REPO_ROOT / "build")) / "bin" / "taco"
+from cli_support import REPO_ROOT, TACO
 gdal = pytest.importorskip("osgeo.gdal")
 osr = pytest.importorskip("osgeo.osr")
 
-if not TACO.is_file():
-    pytest.skip(f"{TACO} is not built", allow_module_level=True)
 
 # The sanitizer build links GDAL as usual (UBSan's vptr checks refer to GDAL's typeinfo, which an
 # entry point cannot forward; CMakeLists.txt): there every process loads it at start.

@@ -3,20 +3,16 @@ numpy on the same pixels, read back by `taco stats`; categorical classes; unread
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-TACO = Path(os.environ.get("TACO_BUILD_DIR", REPO_ROOT / "build")) / "bin" / "taco"
+from cli_support import REPO_ROOT, TACO
 COLLECTION = ["--id", "t", "--description", "d", "--license", "CC-BY-4.0", "--provider", "p",
               "--task", "classification"]
 
-if not TACO.is_file():
-    pytest.skip(f"{TACO} is not built", allow_module_level=True)
 gdal = pytest.importorskip("osgeo.gdal")
 gdal.UseExceptions()
 

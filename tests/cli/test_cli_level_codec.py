@@ -4,18 +4,13 @@ files stay zstd either way), refused when unknown or when the create runs on Das
 
 from __future__ import annotations
 
-import os
 import subprocess
 from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-TACO = Path(os.environ.get("TACO_BUILD_DIR", REPO_ROOT / "build")) / "bin" / "taco"
-
-if not TACO.is_file():
-    pytest.skip(f"{TACO} is not built", allow_module_level=True)
+from cli_support import REPO_ROOT, TACO
 
 
 def taco(*args) -> subprocess.CompletedProcess:

@@ -6,17 +6,13 @@ is NULL is reported, never hidden like padding: at create, by `validate`, and by
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-TACO = Path(os.environ.get("TACO_BUILD_DIR", REPO_ROOT / "build")) / "bin" / "taco"
+from cli_support import REPO_ROOT, TACO
 
-if not TACO.is_file():
-    pytest.skip(f"{TACO} is not built", allow_module_level=True)
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")

@@ -17,13 +17,10 @@ from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-TACO = Path(os.environ.get("TACO_BUILD_DIR", REPO_ROOT / "build")) / "bin" / "taco"
+from cli_support import REPO_ROOT, TACO
 GEOTIFFS = REPO_ROOT / "tests" / "fixtures" / "reference" / "tacotoolbox" / "geotiffs"
 REFERENCE_ZIP = REPO_ROOT / "tests" / "fixtures" / "reference" / "tacotoolbox" / "zip" / "simple" / "simple.tacozip"
 
-if not TACO.is_file():
-    pytest.skip(f"{TACO} is not built", allow_module_level=True)
 
 # The three kinds of invalid UTF-8 the issue names, each in a parent directory and a file name.
 BAD_PARTS = {"ff": b"\xff", "continuation": b"\x80", "overlong": b"\xc0\xaf"}

@@ -11,18 +11,14 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-TACO = Path(os.environ.get("TACO_BUILD_DIR", REPO_ROOT / "build")) / "bin" / "taco"
+from cli_support import REPO_ROOT, TACO
 FIXTURES = REPO_ROOT / "tests" / "fixtures" / "reference" / "tacoreader"
-
-assert TACO.is_file(), f"{TACO} is not built: run `make` (make test builds it)"
 
 
 def taco(*args) -> subprocess.CompletedProcess:

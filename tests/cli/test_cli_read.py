@@ -9,23 +9,17 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-TACO = Path(os.environ.get("TACO_BUILD_DIR", REPO_ROOT / "build")) / "bin" / "taco"
+from cli_support import REPO_ROOT, TACO
 FIXTURES = REPO_ROOT / "tests" / "fixtures" / "reference"
 FLAT_ZIP = FIXTURES / "tacoreader/zip/flat/flat.tacozip"
 NESTED_ZIP = FIXTURES / "tacoreader/zip/nested/nested.tacozip"
 NESTED_FOLDER = FIXTURES / "tacoreader/folder/nested"
 FLAT_FOLDER = FIXTURES / "tacoreader/folder/flat"
-
-if not TACO.is_file():
-    pytest.skip(f"{TACO} is not built", allow_module_level=True)
 
 
 def taco(*args, text=True) -> subprocess.CompletedProcess:

@@ -3,21 +3,15 @@ The numbers are checked against the fixture's own geotiff:stats with numpy."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-TACO = Path(os.environ.get("TACO_BUILD_DIR", REPO_ROOT / "build")) / "bin" / "taco"
+from cli_support import REPO_ROOT, TACO
 FIXTURES = REPO_ROOT / "tests" / "fixtures" / "reference"
 FLAT_ZIP = FIXTURES / "tacoreader/zip/flat/flat.tacozip"
 NESTED_FOLDER = FIXTURES / "tacoreader/folder/nested"
-
-if not TACO.is_file():
-    pytest.skip(f"{TACO} is not built", allow_module_level=True)
 
 
 def taco(*args) -> subprocess.CompletedProcess:

@@ -3,22 +3,16 @@ asset hrefs give the samples' bytes."""
 
 from __future__ import annotations
 
-import os
 import subprocess
-from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-TACO = Path(os.environ.get("TACO_BUILD_DIR", REPO_ROOT / "build")) / "bin" / "taco"
+from cli_support import REPO_ROOT, TACO
 FIXTURES = REPO_ROOT / "tests" / "fixtures" / "reference"
 FLAT_ZIP = FIXTURES / "tacoreader/zip/flat/flat.tacozip"
 FLAT_FOLDER = FIXTURES / "tacoreader/folder/flat"
 SIMPLE_ZIP = FIXTURES / "tacotoolbox/zip/simple/simple.tacozip"
 pystac = pytest.importorskip("pystac")
-
-if not TACO.is_file():
-    pytest.skip(f"{TACO} is not built", allow_module_level=True)
 
 
 def taco(*args) -> subprocess.CompletedProcess:

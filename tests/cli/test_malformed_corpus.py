@@ -8,7 +8,6 @@ fragment); none may crash (exit >= 128), hang (timeout) or print bytes from outs
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import struct
 import subprocess
@@ -17,8 +16,7 @@ from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-TACO = Path(os.environ.get("TACO_BUILD_DIR", REPO_ROOT / "build")) / "bin" / "taco"
+from cli_support import REPO_ROOT, TACO
 SECRET = b"root:x:0:0"  # what /etc/passwd starts with: must never appear in any output
 
 
