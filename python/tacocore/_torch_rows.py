@@ -8,7 +8,8 @@ native handle there (``read="bytes"``) reopens the dataset in the worker (:class
 from __future__ import annotations
 
 import os
-from typing import Any, List, Optional, Sequence
+import re
+from typing import Any, Dict, List, Optional, Sequence
 
 from . import _core
 from ._reader import TacoDataset as _ReaderDataset
@@ -16,6 +17,42 @@ from ._reader import load
 
 READ_MODES = ("array", "bytes", "path")
 ON_ERROR = ("raise", "skip")
+
+# A dataset under a directory whose name is not UTF-8 is reached through a descriptor the
+# native core holds open on that directory (`/proc/self/fd/N/...`, READER.md §11). N is this
+# process's number: another process (a spawn worker, or a fork worker that opened the dataset
+# again) has the directory under another N, or nothing, or another file, under this one.
+_ANCHOR = re.compile(r"/proc/self/fd/(\d+)")
+_ANCHOR_TEXT = "/proc/self/fd/"
+
+
+def _anchor_identity(fd: str) -> Optional[str]:
+    """What descriptor `fd` of this process reaches (device and inode), the same in every
+    process; None when it is not open."""
+    try:
+        st = os.stat(_ANCHOR_TEXT + fd)
+    except OSError:
+        return None
+    return f"{st.st_dev}:{st.st_ino}"
+
+
+def _anchors(paths: Sequence[Optional[str]]) -> Dict[str, Optional[str]]:
+    """Every descriptor the paths go through, with what it reaches in this process."""
+    fds = {m.group(1) for p in paths if p and _ANCHOR_TEXT in p for m in _ANCHOR.finditer(p)}
+    return {fd: _anchor_identity(fd) for fd in fds}
+
+
+def _portable_keys(keys: List[Optional[str]]) -> List[Optional[str]]:
+    """Row keys that name the same row in every process: a descriptor is replaced by what it
+    reaches. Keys without one (every UTF-8 path) are returned as they are."""
+    anchors = _anchors(keys)
+    if not anchors:
+        return keys
+
+    def identity(m: "re.Match") -> str:
+        return f"/proc/anchor/{anchors[m.group(1)] or 'closed-' + m.group(1)}"
+
+    return [_ANCHOR.sub(identity, k) if k and _ANCHOR_TEXT in k else k for k in keys]
 
 
 def _open(dataset_or_path: Any) -> _ReaderDataset:
@@ -102,7 +139,7 @@ class Rows:
         vsi = plain.get("internal:gdal_vsi")
         self.paths: List[Optional[str]] = table.column(vsi).to_pylist() if vsi else [None] * len(self.ids)
         # Each row's own location, which finds it again in a worker's run of the view.
-        self.row_keys: List[Optional[str]] = list(self.paths)
+        self.row_keys: List[Optional[str]] = _portable_keys(list(self.paths))
         if leaf is not None:
             self.paths = self._leaf_paths(ds, types, leaf)
         elif read != "bytes":
@@ -111,6 +148,10 @@ class Rows:
                     raise _core.TacoNavigationError(
                         f"{ds.path}: sample {self.ids[i]!r} is a FOLDER; give leaf='<child id>' "
                         f"to read one of its files, or level={level + 1} for every child")
+        # What the paths' descriptors reach, to find them in another process (paths_here()).
+        self._path_anchors = _anchors(self.paths)
+        self._paths_here: List[Optional[str]] = self.paths
+        self._paths_pid: Optional[int] = os.getpid()
 
     def _leaf_paths(self, ds: _ReaderDataset, types: list, leaf: str) -> List[Optional[str]]:
         if self.level != 0:
@@ -140,6 +181,49 @@ class Rows:
     def metadata(self, i: int) -> dict:
         return {c: self.values[c][i] for c in self.columns}
 
+    def paths_here(self) -> List[Optional[str]]:
+        """The rows' GDAL paths as this process opens them. They are `paths` unless they go
+        through a descriptor (a dataset under a non-UTF-8 directory) that this process does not
+        have: then the descriptor this process's own handle opened on the same directory."""
+        if self._paths_pid == os.getpid():
+            return self._paths_here
+        moved = {fd: identity for fd, identity in self._path_anchors.items()
+                 if _anchor_identity(fd) != identity}
+        paths = self.paths
+        if moved:
+            here = self._descriptors_here()
+            lost = [fd for fd, identity in moved.items() if identity not in here]
+            if lost:
+                raise _core.TacoIOError(
+                    f"{self.source}: the directory behind /proc/self/fd/{lost[0]} in the process "
+                    "that made this dataset is not open in this one (was it moved or removed?)")
+
+            def swap(m: "re.Match") -> str:
+                fd = m.group(1)
+                return _ANCHOR_TEXT + here[moved[fd]] if fd in moved else m.group(0)
+
+            paths = [_ANCHOR.sub(swap, p) if p and _ANCHOR_TEXT in p else p for p in paths]
+        self._paths_here, self._paths_pid = paths, os.getpid()
+        return paths
+
+    def _descriptors_here(self) -> Dict[str, str]:
+        """What this process's handle of the dataset reaches through each of its descriptors:
+        identity -> descriptor number (the view's rows, else the whole dataset's)."""
+        import pyarrow as pa
+
+        handle = self.handle()
+        frames = [handle._native.data]
+        if self._reopen is not None:
+            fn, (recipe, _query, backend, _state) = self._reopen
+            frames.append(lambda: fn(recipe, None, backend, (None, False, None))._native.data())
+        out: Dict[str, str] = {}
+        for frame in frames:
+            keys = pa.table(frame()).column("internal:gdal_vsi").to_pylist()
+            out.update({identity: fd for fd, identity in _anchors(keys).items() if identity})
+            if all(identity in out for identity in self._path_anchors.values()):
+                break
+        return out
+
     # --- per-process native handle ---------------------------------------------------------------
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
@@ -147,6 +231,8 @@ class Rows:
         state["_frame"] = None
         state["_frame_index"] = None
         state["_handle_pid"] = None
+        state["_paths_here"] = None
+        state["_paths_pid"] = None
         return state
 
     def handle(self) -> _ReaderDataset:
@@ -184,15 +270,15 @@ class Rows:
                             whole=True)
             j = self._frame_index.get(self.row_keys[i])
         if j is None:
-            raise _core.TacoQueryError(
-                f"{self.source}: sample {self.ids[i]!r} (row {i}) is not in the dataset when it "
-                "is opened again in this process; was it changed on disk?")
+            # sample_error() names the dataset and the sample.
+            raise _core.TacoQueryError("it is not in the dataset when it is opened again in this "
+                                       "process; was the dataset changed on disk?")
         return self._frame, j
 
     def _use_frame(self, frame, whole: bool) -> None:
         import pyarrow as pa
 
-        keys = pa.table(frame).column("internal:gdal_vsi").to_pylist()
+        keys = _portable_keys(pa.table(frame).column("internal:gdal_vsi").to_pylist())
         self._frame = frame
         self._frame_is_whole = whole
         self._frame_index = None if keys == self.row_keys else {

@@ -106,7 +106,8 @@ class _Reader:
         if rows.read == "array":
             data = self._decode(indices, batched)
         elif rows.read == "path":
-            data = [rows.paths[i] for i in indices]
+            paths = rows.paths_here()
+            data = [paths[i] for i in indices]
         else:
             data = []
             for i in indices:
@@ -140,7 +141,13 @@ class _Reader:
         buffer of the worker's ring when `batched`); each item's data is a view of its row. A
         sample of another shape gets a tensor of its own."""
         rows = self.rows
-        paths = [rows.paths[i] for i in indices]
+        try:
+            here = rows.paths_here()
+        except _core.TacoError as exc:
+            for i in indices:
+                self._failed(i, str(exc))
+            return [None] * len(indices)
+        paths = [here[i] for i in indices]
         out: List[Optional[torch.Tensor]] = [None] * len(indices)
         # The batch's shape: the last batch's (an extra GDAL open per batch, ~3% of the decode
         # time, saved: datasets are nearly always of one shape), else the first sample that opens.
