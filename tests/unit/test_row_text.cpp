@@ -127,3 +127,23 @@ TEST(RowText, KnownCellsHaveTheirDocumentedText) {
     rows.append_csv(small, 6);
     EXPECT_EQ(small.substr(0, 20), "9,3,true,45.2,123456");
 }
+
+// A decimal column is all JSON numbers or all strings, decided by its precision: a wide column
+// whose small values would fit a double still prints them as strings, so a reader of the JSON
+// never meets a column whose type changes from row to row (and never a rounded number).
+TEST(RowText, DecimalColumnsKeepOneJsonTypePerColumn) {
+    const DataFrame df =
+        load(kFlatZip)
+            .sql(
+                "SELECT * FROM (VALUES (1.5::DECIMAL(15, 2), 1.5::DECIMAL(20, 1)), "
+                "(-0.25::DECIMAL(15, 2), 1234567890123456789.5::DECIMAL(20, 1))) "
+                "t(narrow, wide)")
+            .data_raw();
+    ASSERT_EQ(df.rows(), 2u);
+    const cli::Json narrow0 = cli::value_to_json(df.value(0, 0));
+    const cli::Json narrow1 = cli::value_to_json(df.value(1, 0));
+    EXPECT_TRUE(narrow0.is_number() && narrow1.is_number());
+    EXPECT_EQ(narrow1.dump(), "-0.25");
+    EXPECT_EQ(cli::value_to_json(df.value(0, 1)), cli::Json("1.5"));
+    EXPECT_EQ(cli::value_to_json(df.value(1, 1)), cli::Json("1234567890123456789.5"));
+}

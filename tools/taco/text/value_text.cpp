@@ -94,21 +94,12 @@ Json value_to_json(const Value& v) {
             return model::format_iso_utc(v.as_int());
         case TypeId::Date:
             return model::format_iso_date(v.as_int());
-        case TypeId::Decimal: {
-            // A JSON number when a double holds it exactly (15 significant digits), else the
-            // exact text as a string: never a silently rounded number.
-            const std::string& text = v.as_string();
-            size_t significant = 0;
-            bool leading = true;
-            for (char c : text) {
-                if (c < '0' || c > '9') continue;
-                if (leading && c == '0') continue;
-                leading = false;
-                ++significant;
-            }
-            if (significant <= 15) return Json::parse(text);
-            return text;
-        }
+        case TypeId::Decimal:
+            // Decided by the column's type, never value by value, so a column is all numbers or
+            // all strings: a JSON number when a double holds every value of the type exactly
+            // (precision <= 15 digits), else the exact text as a string, never a rounded number.
+            if (v.type().size() <= 15) return Json::parse(v.as_string());
+            return v.as_string();
         case TypeId::Struct: {
             Json obj = Json::object();
             const auto& fields = v.as_list();
