@@ -91,16 +91,13 @@ int run_guarded(Command& cmd) {
         check_standard_output();
         return code;
     } catch (const taco::IoError& e) {
-        return report_error(e.what(), e.kind(),
-                            taco::io::cancel_requested() ? interrupted_exit_code() : kExitUsage);
+        return report_failure(e, kExitUsage);
     } catch (const taco::QueryError& e) {
         // A query the dataset cannot answer (a wrong --where / --sql, a bad filter) is the
-        // user's to change: exit 2, as `taco sql` says it. An interrupted one is an interruption.
-        return report_error(e.what(), e.kind(),
-                            taco::io::cancel_requested() ? interrupted_exit_code() : kExitUsage);
+        // user's to change: exit 2, as `taco sql` says it.
+        return report_failure(e, kExitUsage);
     } catch (const taco::Error& e) {
-        return report_error(e.what(), e.kind(),
-                            taco::io::cancel_requested() ? interrupted_exit_code() : kExitInvalid);
+        return report_failure(e, kExitInvalid);
     } catch (const std::invalid_argument& e) {
         return report_error(e.what(), "UsageError", kExitUsage);
     } catch (const std::bad_alloc&) {

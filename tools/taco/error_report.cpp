@@ -4,7 +4,10 @@
 
 #include <iostream>
 
+#include "commands.hpp"
+#include "io/cancel.hpp"
 #include "paths/path_display.hpp"
+#include "taco/errors.hpp"
 
 namespace taco::cli {
 namespace {
@@ -50,6 +53,12 @@ int report_error(const std::string& raw_message, const std::string& kind, int ex
     // display_text() made the message UTF-8; `replace` stays as a last line of defence.
     std::cerr << j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
     return exit_code;
+}
+
+int report_failure(const taco::Error& error, int exit_code) {
+    if (io::cancel_requested())
+        return report_error("interrupted", "Interrupted", interrupted_exit_code());
+    return report_error(error.what(), error.kind(), exit_code);
 }
 
 }  // namespace taco::cli

@@ -6,6 +6,10 @@
 #include <string>
 #include <string_view>
 
+namespace taco {
+class Error;
+}
+
 namespace taco::cli {
 
 /// Switches the error format for the rest of the process (run_guarded sets it from --json) and
@@ -20,5 +24,10 @@ void report_warning(std::string_view source, std::string_view message);
 /// Prints `message` in the current format and returns `exit_code`. `kind` is the error class
 /// ("TacoSchemaError", "UsageError", ...).
 int report_error(const std::string& message, const std::string& kind, int exit_code);
+
+/// Reports the error a command ended with and returns `exit_code`; once Ctrl-C (or SIGTERM) asked
+/// the work to stop, that error is the request seen from inside (DuckDB's "INTERRUPT Error", a
+/// cancelled read), so the user is told "interrupted" and the exit code is 128 + the signal.
+int report_failure(const taco::Error& error, int exit_code);
 
 }  // namespace taco::cli

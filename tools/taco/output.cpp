@@ -181,8 +181,7 @@ int run_read_command(const std::function<int()>& body) {
     } catch (const NavigationError& e) {
         return report_error(e.what(), e.kind(), kExitUsage);
     } catch (const QueryError& e) {
-        return report_error(e.what(), e.kind(),
-                            io::cancel_requested() ? interrupted_exit_code() : kExitUsage);
+        return report_failure(e, kExitUsage);
     }
 }
 
