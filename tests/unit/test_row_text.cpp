@@ -55,11 +55,17 @@ std::string csv_by_values(const DataFrame& df, size_t r) {
     return line + "\n";
 }
 
+// Each cell through append_value_json (the JSON text of one Value), in an object.
 std::string json_by_values(const DataFrame& df, size_t r) {
     const std::vector<std::string> labels = cli::json_labels(df);
-    cli::Json row = cli::Json::object();
-    for (size_t c = 0; c < df.columns(); ++c) row[labels[c]] = cli::value_to_json(df.value(r, c));
-    return row.dump(-1, ' ', false, cli::Json::error_handler_t::replace);
+    std::string row = "{";
+    for (size_t c = 0; c < df.columns(); ++c) {
+        if (c) row += ',';
+        row += cli::Json(labels[c]).dump(-1, ' ', false, cli::Json::error_handler_t::replace);
+        row += ':';
+        cli::append_value_json(row, df.value(r, c));
+    }
+    return row + "}";
 }
 
 }  // namespace
@@ -118,7 +124,7 @@ TEST(RowText, KnownCellsHaveTheirDocumentedText) {
         "{\"i32\":-2147483648,\"i64\":-9223372036854775808,\"b\":false,\"f32\":null,"
         "\"f64\":null,\"ts\":\"1600-03-01T00:00:00Z\",\"tstz\":\"9999-12-31T23:59:59.999999Z\","
         "\"day\":\"1900-01-01\",\"s\":\"a,b\\\"c\\nd\",\"bytes\":\"\",\"lst\":[],"
-        "\"st\":{\"a\":null,\"b\":\"q\\\"\"},\"mp\":{},\"dec\":-0.5,\"we\\\"ird, "
+        "\"st\":{\"a\":null,\"b\":\"q\\\"\"},\"mp\":{},\"dec\":-0.500,\"we\\\"ird, "
         "name\":-2147483648}");
     std::string floats;
     rows.append_json(floats, 4);
@@ -128,22 +134,28 @@ TEST(RowText, KnownCellsHaveTheirDocumentedText) {
     EXPECT_EQ(small.substr(0, 20), "9,3,true,45.2,123456");
 }
 
-// A decimal column is all JSON numbers or all strings, decided by its precision: a wide column
-// whose small values would fit a double still prints them as strings, so a reader of the JSON
-// never meets a column whose type changes from row to row (and never a rounded number).
-TEST(RowText, DecimalColumnsKeepOneJsonTypePerColumn) {
+// Decimals print as their exact digits, a JSON number at any depth: a column never mixes numbers
+// and strings (a uint64 column is decimal(20, 0): 3 and 18446744073709551615 alike), and no
+// digit is rounded away, as DuckDB's and PostgreSQL's JSON give them.
+TEST(RowText, DecimalsAreExactJsonNumbersAtAnyDepth) {
     const DataFrame df =
         load(kFlatZip)
             .sql(
-                "SELECT * FROM (VALUES (1.5::DECIMAL(15, 2), 1.5::DECIMAL(20, 1)), "
-                "(-0.25::DECIMAL(15, 2), 1234567890123456789.5::DECIMAL(20, 1))) "
-                "t(narrow, wide)")
+                "SELECT * FROM (VALUES (3::DECIMAL(20, 0), -0.25::DECIMAL(15, 2), "
+                "[1.5::DECIMAL(38, 10)], {'d': 0.5::DECIMAL(3, 1)}), "
+                "(18446744073709551615::DECIMAL(20, 0), 1234567890123.45::DECIMAL(15, 2), "
+                "[]::DECIMAL(38, 10)[], NULL)) t(u64, narrow, lst, st)")
             .data_raw();
     ASSERT_EQ(df.rows(), 2u);
-    const cli::Json narrow0 = cli::value_to_json(df.value(0, 0));
-    const cli::Json narrow1 = cli::value_to_json(df.value(1, 0));
-    EXPECT_TRUE(narrow0.is_number() && narrow1.is_number());
-    EXPECT_EQ(narrow1.dump(), "-0.25");
-    EXPECT_EQ(cli::value_to_json(df.value(0, 1)), cli::Json("1.5"));
-    EXPECT_EQ(cli::value_to_json(df.value(1, 1)), cli::Json("1234567890123456789.5"));
+    const cli::RowText rows(df);
+    std::string first, second;
+    rows.append_json(first, 0);
+    rows.append_json(second, 1);
+    EXPECT_EQ(first, R"({"u64":3,"narrow":-0.25,"lst":[1.5000000000],"st":{"d":0.5}})");
+    EXPECT_EQ(second,
+              R"({"u64":18446744073709551615,"narrow":1234567890123.45,"lst":[],"st":null})");
+    EXPECT_TRUE(cli::Json::accept(first) && cli::Json::accept(second));
+    std::string csv;
+    rows.append_csv(csv, 0);
+    EXPECT_EQ(csv, "3,-0.25,[1.5000000000],\"{\"\"d\"\":0.5}\"\n");
 }

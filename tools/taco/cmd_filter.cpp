@@ -24,7 +24,7 @@ int run_filter(const FilterArgs& a) {
     }
     const DataFrame df = a.filter.apply(load(a.path)).data();
     if (a.json) {
-        print_json(std::cout, frame_to_json(df));
+        print_json_frame(std::cout, df);
     } else if (a.csv) {
         print_csv(std::cout, df);
     } else {

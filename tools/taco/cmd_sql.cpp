@@ -70,7 +70,7 @@ int run_sql(const SqlArgs& a) {
             // A plan is a few rows, fetched whole so the user's own statement is echoed.
             const DataFrame plan = view.data_raw();
             if (a.json) {
-                print_json(std::cout, frame_to_json(plan));
+                print_json_frame(std::cout, plan);
             } else if (a.csv) {
                 print_csv(std::cout, plan);
             } else {

@@ -34,17 +34,6 @@ void shorten(std::string& s, size_t max) {
 
 }  // namespace
 
-Json frame_to_json(const DataFrame& df) {
-    const std::vector<std::string> labels = json_labels(df);
-    Json rows = Json::array();
-    for (size_t r = 0; r < df.rows(); ++r) {
-        Json row = Json::object();
-        for (size_t c = 0; c < df.columns(); ++c) row[labels[c]] = value_to_json(df.value(r, c));
-        rows.push_back(std::move(row));
-    }
-    return rows;
-}
-
 void print_csv_header(std::ostream& out, const std::vector<ColumnType>& columns) {
     std::string line;
     for (size_t c = 0; c < columns.size(); ++c) {
@@ -89,6 +78,12 @@ void print_json_rows(std::ostream& out, const DataFrame& df, bool first) {
         if (!first || r > 0) text += ',';
         rows.append_json(text, r);
     });
+}
+
+void print_json_frame(std::ostream& out, const DataFrame& df) {
+    out << '[';
+    print_json_rows(out, df, true);
+    out << "]\n";
 }
 
 void print_csv_rows(std::ostream& out, const DataFrame& df) {

@@ -14,8 +14,9 @@
 
 namespace taco::cli {
 
-/// Rows as a JSON array of objects (a repeated column name gets a `_1`, `_2`... suffix).
-Json frame_to_json(const DataFrame& df);
+/// Rows as a JSON array of objects on one line (a repeated column name gets a `_1`, `_2`...
+/// suffix), each row as `taco sql --json` streams it.
+void print_json_frame(std::ostream& out, const DataFrame& df);
 /// RFC 4180 CSV with a header row; null cells are empty.
 void print_csv(std::ostream& out, const DataFrame& df);
 /// The pieces of print_csv and of a JSON array of row objects, for output printed batch by batch

@@ -188,7 +188,7 @@ void RowText::append_json_cell(std::string& out, size_t row, size_t col) const {
             append_json_string(out, df_.get_string(row, col));
             return;
         case Kind::Other:
-            out += dump(value_to_json(df_.value(row, col)));
+            append_value_json(out, df_.value(row, col));
             return;
     }
 }

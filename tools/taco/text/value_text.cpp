@@ -94,12 +94,22 @@ Json value_to_json(const Value& v) {
             return model::format_iso_utc(v.as_int());
         case TypeId::Date:
             return model::format_iso_date(v.as_int());
-        case TypeId::Decimal:
-            // Decided by the column's type, never value by value, so a column is all numbers or
-            // all strings: a JSON number when a double holds every value of the type exactly
-            // (precision <= 15 digits), else the exact text as a string, never a rounded number.
-            if (v.type().size() <= 15) return Json::parse(v.as_string());
-            return v.as_string();
+        case TypeId::Decimal: {
+            // The tree form has no exact number: a double where it holds the value exactly (15
+            // significant digits), else the exact text. What the commands print is the exact
+            // number (append_value_json); this form serves the tests and callers of the tree.
+            const std::string& text = v.as_string();
+            size_t significant = 0;
+            bool leading = true;
+            for (char c : text) {
+                if (c < '0' || c > '9') continue;
+                if (leading && c == '0') continue;
+                leading = false;
+                ++significant;
+            }
+            if (significant <= 15) return Json::parse(text);
+            return text;
+        }
         case TypeId::Struct: {
             Json obj = Json::object();
             const auto& fields = v.as_list();
@@ -127,6 +137,96 @@ Json value_to_json(const Value& v) {
     return nullptr;
 }
 
+namespace {
+
+// Whether `text` is a JSON number (RFC 8259 §6): -?(0|[1-9][0-9]*)(\.[0-9]+)?, no exponent
+// (a decimal's text never has one).
+bool json_number_text(std::string_view text) {
+    size_t i = text.starts_with('-') ? 1 : 0;
+    const size_t int_begin = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+    const size_t int_digits = i - int_begin;
+    if (int_digits == 0 || (int_digits > 1 && text[int_begin] == '0')) return false;
+    if (i == text.size()) return true;
+    if (text[i] != '.') return false;
+    const size_t frac_begin = ++i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+    return i == text.size() && i > frac_begin;
+}
+
+void append_leaf_json(std::string& out, const Json& j) {
+    out += j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+}  // namespace
+
+void append_value_json(std::string& out, const Value& v) {
+    if (v.is_null()) {
+        out += "null";
+        return;
+    }
+    switch (v.type().id()) {
+        case TypeId::Decimal: {
+            const std::string& text = v.as_string();
+            if (json_number_text(text)) {
+                out += text;
+            } else {
+                append_leaf_json(out, Json(text));
+            }
+            return;
+        }
+        case TypeId::List:
+        case TypeId::FixedList: {
+            out += '[';
+            bool first = true;
+            for (const auto& item : v.as_list()) {
+                if (!first) out += ',';
+                first = false;
+                append_value_json(out, item);
+            }
+            out += ']';
+            return;
+        }
+        case TypeId::Struct: {
+            out += '{';
+            const auto& fields = v.as_list();
+            for (size_t i = 0; i < fields.size(); ++i) {
+                if (i) out += ',';
+                append_leaf_json(out, Json(v.type().field_name(i)));
+                out += ':';
+                append_value_json(out, fields[i]);
+            }
+            out += '}';
+            return;
+        }
+        case TypeId::Map: {
+            const bool text_keys = v.type().field_type(0).id() == TypeId::String;
+            out += text_keys ? '{' : '[';
+            bool first = true;
+            for (const auto& entry : v.as_list()) {
+                if (!first) out += ',';
+                first = false;
+                const auto& kv = entry.as_list();
+                if (text_keys) {
+                    append_leaf_json(out, Json(kv[0].as_string()));
+                    out += ':';
+                    append_value_json(out, kv[1]);
+                } else {
+                    out += "{\"key\":";
+                    append_value_json(out, kv[0]);
+                    out += ",\"value\":";
+                    append_value_json(out, kv[1]);
+                    out += '}';
+                }
+            }
+            out += text_keys ? '}' : ']';
+            return;
+        }
+        default:
+            append_leaf_json(out, value_to_json(v));
+    }
+}
+
 std::string value_to_text(const Value& v) {
     if (v.is_null()) return "null";
     switch (v.type().id()) {
@@ -140,8 +240,11 @@ std::string value_to_text(const Value& v) {
         case TypeId::List:
         case TypeId::FixedList:
         case TypeId::Struct:
-        case TypeId::Map:
-            return value_to_json(v).dump();
+        case TypeId::Map: {
+            std::string out;
+            append_value_json(out, v);
+            return out;
+        }
         default: {
             const Json j = value_to_json(v);
             return j.is_string() ? j.get<std::string>() : j.dump();

@@ -1,7 +1,8 @@
 // One cell's text, as every read command prints it: JSON (machine), CSV and the aligned table.
 //  - floats: shortest text that reads back to the same value (float32 as float32: 45.2);
 //  - timestamps: ISO-8601 UTC ("2023-01-01T00:00:00Z"), microseconds only when non-zero;
-//  - binary: lowercase hex; lists: JSON arrays; null: JSON null / empty CSV field / "null".
+//  - binary: lowercase hex; lists: JSON arrays; null: JSON null / empty CSV field / "null";
+//  - decimals: their exact digits (a JSON number in JSON, nested ones included).
 // Kept apart from output.cpp (which prints whole frames and runs commands) so the unit tests can
 // hold the fast row writer (row_text.hpp) to exactly these bytes.
 #pragma once
@@ -17,7 +18,15 @@ namespace taco::cli {
 
 using Json = nlohmann::ordered_json;
 
+/// One cell as a JSON tree. A decimal is a number only where a double holds it exactly (else its
+/// text as a string): the tree cannot carry exact digits, so output goes through
+/// append_value_json instead.
 Json value_to_json(const Value& v);
+/// Appends one cell as compact JSON text, as every command prints it: value_to_json's text,
+/// except that a decimal, at any depth, is its exact digits as a JSON number (`2499.5`,
+/// `18446744073709551615`), as DuckDB and PostgreSQL print them: one JSON type per column,
+/// nothing rounded. Text that is not UTF-8 gets U+FFFD.
+void append_value_json(std::string& out, const Value& v);
 /// Text of one cell for tables and CSV (lists as JSON text, null as "null").
 std::string value_to_text(const Value& v);
 
