@@ -6,12 +6,12 @@
 #include <algorithm>
 #include <system_error>
 
-#include "convert/crc_ahead.hpp"
 #include "convert/sample_copy.hpp"
 #include "convert/source_crcs.hpp"
 #include "format/taco_header.hpp"
 #include "format/zip_writer.hpp"
 #include "io/cancel.hpp"
+#include "io/crc_ahead.hpp"
 #include "io/file.hpp"
 #include "io/memfd.hpp"
 #include "io/parallel.hpp"
@@ -127,7 +127,7 @@ class ZipExport {
             return;
         }
         const std::string entry = "DATA/" + r.path;
-        const std::optional<AheadCrc> crc = ahead_ ? ahead_->take(next_file_) : std::nullopt;
+        const std::optional<io::AheadCrc> crc = ahead_ ? ahead_->take(next_file_) : std::nullopt;
         ++next_file_;
         const size_t e = r.vsi.empty()
                              ? zip_.add_bytes(entry, "")
@@ -148,7 +148,7 @@ class ZipExport {
     format::ZipWriter& zip_;
     ExportTables tables_;
     SourceCrcs crcs_;
-    std::optional<CrcAhead> ahead_;
+    std::optional<io::CrcAhead> ahead_;
     size_t next_file_ = 0;  // index of the next FILE row in write order
 };
 

@@ -61,17 +61,6 @@ void copy_range_local(int in, uint64_t offset, uint64_t n, int out, const std::s
     }
 }
 
-// The file behind `fd` as CrcAhead saw it: same file, same size, not modified since.
-bool same_as_summed(int fd, const AheadCrc& a) {
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) return false;
-    const int64_t mtime =
-        static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
-    return static_cast<uint64_t>(st.st_dev) == a.device &&
-           static_cast<uint64_t>(st.st_ino) == a.inode &&
-           static_cast<uint64_t>(st.st_size) == a.size && mtime == a.mtime_ns;
-}
-
 }  // namespace
 
 std::string ahead_path(std::string_view vsi) {
@@ -105,17 +94,17 @@ uint64_t copy_range_to_file(const query::FileRange& r, const std::string& sample
 
 size_t copy_sample_to_zip(query::DatasetContext& ctx, std::string_view vsi,
                           const std::string& sample, format::ZipWriter& zip, std::string_view entry,
-                          SourceCrcs& crcs, const std::optional<AheadCrc>& ahead) {
+                          SourceCrcs& crcs, const std::optional<io::AheadCrc>& ahead) {
     const query::FileRange r = query::locate_file(ctx, vsi, [&] { return "'" + sample + "'"; });
     const int in = r.source->local_fd();
     if (in >= 0) {
         if (const auto crc = crcs.find(*r.source, r.offset, r.size))
             return zip.add_fd_range_with_crc(entry, in, r.offset, r.size, *crc, r.source->name());
-        if (ahead && r.offset == 0 && r.size == ahead->size && same_as_summed(in, *ahead)) {
+        if (ahead && r.offset == 0 && r.size == ahead->size && io::same_as_summed(in, *ahead)) {
             const size_t e =
                 zip.add_fd_range_with_crc(entry, in, 0, r.size, ahead->crc, r.source->name());
             // Written to between the sum and the copy: the entry's CRC may not match its bytes.
-            if (!same_as_summed(in, *ahead)) {
+            if (!io::same_as_summed(in, *ahead)) {
                 throw IoError(r.source->name() + " (sample '" + sample +
                               "') changed while it was being copied");
             }

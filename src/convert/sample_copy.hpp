@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "convert/crc_ahead.hpp"
 #include "format/zip_writer.hpp"
+#include "io/crc_ahead.hpp"
 #include "query/dataset_context.hpp"
 #include "query/navigation.hpp"
 
@@ -35,7 +35,8 @@ uint64_t copy_range_to_file(const query::FileRange& r, const std::string& sample
 /// through the writer, which computes the CRC.
 size_t copy_sample_to_zip(query::DatasetContext& ctx, std::string_view vsi,
                           const std::string& sample, format::ZipWriter& zip, std::string_view entry,
-                          SourceCrcs& crcs, const std::optional<AheadCrc>& ahead = std::nullopt);
+                          SourceCrcs& crcs,
+                          const std::optional<io::AheadCrc>& ahead = std::nullopt);
 
 /// The path CrcAhead may sum for a sample at `vsi`: a plain local file (a FOLDER dataset's
 /// sample), or empty for ZIP members and remote samples.

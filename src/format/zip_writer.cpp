@@ -134,7 +134,8 @@ size_t ZipWriter::add_file(std::string_view name, const std::filesystem::path& s
 }
 
 size_t ZipWriter::add_file(std::string_view name, const io::SourceFile& src,
-                           const std::string& src_name, const EntryAttrs& attrs) {
+                           const std::string& src_name, const EntryAttrs& attrs,
+                           std::optional<uint32_t> known_crc) {
     const uint16_t flags = name_flags(name, name_);
     check_usable();
     if (src.error) std::rethrow_exception(src.error);
@@ -147,6 +148,26 @@ size_t ZipWriter::add_file(std::string_view name, const io::SourceFile& src,
     const uint32_t external_attr =
         attrs.external_attr.value_or(static_cast<uint32_t>(st.st_mode & 0xFFFF) << 16);
 
+    // st_blocks below the size means the file has holes; only then are they worth looking for.
+    const bool sparse = static_cast<uint64_t>(st.st_blocks) * 512 < size;
+    if (!src.loaded && !sparse && size >= kKernelCopyMin) {
+        // The kernel copies page-cache pages into page-cache pages: no copy through user space,
+        // the costliest part of a buffered copy (FORMAT-DECISIONS, "create's copy").
+        EntryAttrs entry_attrs;
+        entry_attrs.time = time;
+        entry_attrs.external_attr = external_attr;
+        const size_t index = kernel_copy(name, src.fd, 0, size, known_crc, src_name, entry_attrs);
+        // The CRC and the copied bytes were read at different times: a file written to in
+        // between would leave an entry that fails its CRC check. Refused instead.
+        struct stat after {};
+        if (::fstat(src.fd, &after) != 0 || after.st_size != st.st_size ||
+            after.st_mtim.tv_sec != st.st_mtim.tv_sec ||
+            after.st_mtim.tv_nsec != st.st_mtim.tv_nsec) {
+            failed_ = true;
+            throw IoError(src_name + " changed while it was being copied into '" + name_ + "'");
+        }
+        return index;
+    }
     failed_ = true;
     size_t index;
     if (src.loaded) {
@@ -157,8 +178,6 @@ size_t ZipWriter::add_file(std::string_view name, const io::SourceFile& src,
         if (size >= (uint64_t{1} << 20)) ::posix_fadvise(src.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
         // The CRC goes into the local header before the data, so it is patched in after the copy.
         index = begin_entry(name, flags, size, 0, time, external_attr);
-        // st_blocks below the size means the file has holes; only then are they worth looking for.
-        const bool sparse = static_cast<uint64_t>(st.st_blocks) * 512 < size;
         set_crc(index, copy_from_fd(src.fd, size, src_name, sparse));
     }
     failed_ = false;

@@ -88,18 +88,22 @@ class ZipWriter {
     /// attributes to kExternalAttrRegularFile. Returns the entry index.
     size_t add_bytes(std::string_view name, std::string_view data, const EntryAttrs& attrs = {});
 
-    /// Streams the regular file `src` into a new entry, computing its CRC while copying. Time and
-    /// external attributes default to the file's mtime and `st_mode << 16`. Holes of a sparse
-    /// file are found with SEEK_DATA/SEEK_HOLE and not read.
+    /// Copies the regular file `src` into a new entry. Time and external attributes default to
+    /// the file's mtime and `st_mode << 16`. A file of kKernelCopyMin bytes or more is copied by
+    /// the kernel (copy_file_range) and its CRC read back from the source (kernel_copy); a
+    /// smaller one, or a sparse one (its holes found with SEEK_DATA/SEEK_HOLE and not read), is
+    /// streamed through a buffer and summed on the way. A big file modified while it was copied
+    /// is an IoError, never an entry whose CRC disagrees with its bytes.
     size_t add_file(std::string_view name, const std::filesystem::path& src,
                     const EntryAttrs& attrs = {});
 
     /// add_file for a source the caller opened (io::ReadAhead, io::open_source): its bytes come
     /// from `src.contents` when loaded, else from `src.fd` (not closed here). `src.error` is thrown
     /// once the name is checked, like the errors of opening above; `src_name` names it in the
-    /// others.
+    /// others. `known_crc`: the CRC of the whole file, summed ahead by the caller (io::CrcAhead)
+    /// and vouched for as this very file's; a big file is then not read back.
     size_t add_file(std::string_view name, const io::SourceFile& src, const std::string& src_name,
-                    const EntryAttrs& attrs = {});
+                    const EntryAttrs& attrs = {}, std::optional<uint32_t> known_crc = std::nullopt);
 
     /// Copies `size` bytes of `src_fd` starting at its offset 0 (whatever its file position), e.g.
     /// a memfd holding a Parquet file. Defaults as add_bytes.

@@ -1,4 +1,4 @@
-// CrcAhead (src/convert/crc_ahead.*): the CRCs folder2zip writes into local headers before the
+// CrcAhead (src/io/crc_ahead.*): the CRCs folder2zip and create write into local headers before the
 // kernel copies the bytes. Each must be the CRC of exactly the file it names, and anything the
 // helper cannot vouch for must come back empty so the copier reads the file itself.
 #include <gtest/gtest.h>
@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "convert/crc_ahead.hpp"
 #include "io/crc32.hpp"
+#include "io/crc_ahead.hpp"
 
 namespace fs = std::filesystem;
-using taco::convert::CrcAhead;
+using taco::io::CrcAhead;
 
 namespace {
 

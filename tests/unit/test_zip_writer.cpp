@@ -24,6 +24,7 @@
 #include "io/crc32.hpp"
 #include "io/file.hpp"
 #include "io/read_ahead.hpp"
+#include "io/source_file.hpp"
 #include "taco/errors.hpp"
 
 #include "test_util.hpp"
@@ -601,4 +602,56 @@ TEST(ZipWriter, Zip64BySizeAndOffsetFromSparseSource) {
         EXPECT_EQ(dir[i].compressed_size, infos[i].size);
         EXPECT_EQ(dir[i].crc, infos[i].crc);
     }
+}
+
+// A big file (kKernelCopyMin or more) is copied by the kernel, its CRC read back or given by the
+// caller (io::CrcAhead): the bytes and the CRC must be the file's either way, and a file written
+// to between its open and the end of its copy is refused, never stored under a stale CRC.
+TEST(ZipWriter, BigFilesCopiedByTheKernelKeepTheirBytesAndCrc) {
+    TempDir tmp;
+    const size_t n = ZipWriter::kKernelCopyMin * 3 + 17;
+    std::string bytes(n, '\0');
+    std::mt19937 rng(7);
+    for (char& c : bytes) c = static_cast<char>(rng());
+    const fs::path src = tmp / "big.bin";
+    std::ofstream(src, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(n));
+    const uint32_t crc = taco::io::crc32(0, bytes.data(), n);
+
+    const fs::path out = tmp / "big.zip";
+    {
+        taco::io::File file = taco::io::File::create_exclusive(out);
+        ZipWriter zip(file.fd(), out.string());
+        zip.add_bytes("a", "x");  // the data of the big entries starts at an odd offset
+        EXPECT_EQ(zip.add_file("DATA/read-back", src), 1u);
+        const taco::io::SourceFile opened = taco::io::open_source(src.string());
+        EXPECT_EQ(zip.add_file("DATA/summed-ahead", opened, src.string(), {}, crc), 2u);
+        ::close(opened.fd);
+        for (size_t i : {1, 2}) EXPECT_EQ(zip.entry(i).crc, crc) << i;
+        zip.finish();
+        file.close();
+    }
+    const taco::io::File in = taco::io::File::open_read(out);
+    const auto dir = taco::format::read_zip_directory(in, out.string());
+    for (size_t i : {1, 2}) {
+        std::string got(n, '\0');
+        in.read_at(dir[i].data_offset, got.data(), n);
+        EXPECT_TRUE(got == bytes) << dir[i].name;
+        EXPECT_EQ(dir[i].crc, crc) << dir[i].name;
+    }
+
+    // Modified after it was opened (a writer appending to it): refused, naming the file.
+    const taco::io::SourceFile opened = taco::io::open_source(src.string());
+    std::ofstream(src, std::ios::binary | std::ios::app) << "more";
+    const fs::path out2 = tmp / "changed.zip";
+    taco::io::File file = taco::io::File::create_exclusive(out2);
+    ZipWriter zip(file.fd(), out2.string());
+    try {
+        zip.add_file("DATA/changed", opened, src.string());
+        ADD_FAILURE() << "a file that changed during its copy was stored";
+    } catch (const taco::IoError& e) {
+        EXPECT_NE(std::string(e.what()).find("big.bin changed while"), std::string::npos)
+            << e.what();
+    }
+    ::close(opened.fd);
+    EXPECT_THROW(zip.add_bytes("b", "y"), std::logic_error);  // the archive is to be discarded
 }

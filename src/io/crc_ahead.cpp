@@ -1,4 +1,4 @@
-#include "convert/crc_ahead.hpp"
+#include "io/crc_ahead.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -10,7 +10,7 @@
 
 #include "io/crc32.hpp"
 
-namespace taco::convert {
+namespace taco::io {
 namespace {
 
 // Small enough to stay in the CPU cache between the read and the sum.
@@ -53,6 +53,14 @@ std::optional<AheadCrc> sum_file(const std::string& path, uint64_t min_size, uin
 }
 
 }  // namespace
+
+bool same_as_summed(int fd, const AheadCrc& summed) {
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) return false;
+    return static_cast<uint64_t>(st.st_dev) == summed.device &&
+           static_cast<uint64_t>(st.st_ino) == summed.inode &&
+           static_cast<uint64_t>(st.st_size) == summed.size && mtime_ns(st) == summed.mtime_ns;
+}
 
 CrcAhead::CrcAhead(std::vector<std::string> paths, uint64_t min_size)
     : paths_(std::move(paths)),
@@ -120,4 +128,4 @@ void CrcAhead::release_below(size_t end) {
     }
 }
 
-}  // namespace taco::convert
+}  // namespace taco::io

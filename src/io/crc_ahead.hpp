@@ -1,10 +1,10 @@
-// CRC-32s of local sample files computed on a helper thread, a few samples ahead of the copy.
+// CRC-32s of local files computed on a helper thread, a few files ahead of the copy.
 //
-// A ZIP entry's CRC goes into its local header, before the data. folder2zip copies each sample
-// with copy_file_range (the bytes never enter user space), so its CRC has to come from a second
-// read of the same bytes. Done after each copy, that read sat on the critical path (about a
-// third of folder2zip's CPU); done here, on the other core and ahead of the copy, it overlaps
-// the kernel's copying, and the header is written with its final CRC at once.
+// A ZIP entry's CRC goes into its local header, before the data. folder2zip and `create` copy
+// each big sample with copy_file_range (the bytes never enter user space), so its CRC has to come
+// from a second read of the same bytes. Done after each copy, that read sat on the critical path
+// (about a third of folder2zip's CPU); done here, on the other core and ahead of the copy, it
+// overlaps the kernel's copying, and the header is written with its final CRC at once.
 #pragma once
 
 #include <atomic>
@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-namespace taco::convert {
+namespace taco::io {
 
 /// What the helper saw of one file: its CRC and the identity it had while being read, so the
 /// copier can tell that the bytes it copied are the bytes that were summed.
@@ -26,6 +26,10 @@ struct AheadCrc {
     uint64_t device = 0, inode = 0;
     int64_t mtime_ns = 0;
 };
+
+/// Whether the file behind `fd` is the one `summed` describes, unchanged since (same device,
+/// inode, size and modification time): only then does its CRC vouch for what is copied.
+bool same_as_summed(int fd, const AheadCrc& summed);
 
 class CrcAhead {
   public:
@@ -65,4 +69,4 @@ class CrcAhead {
     std::thread thread_;
 };
 
-}  // namespace taco::convert
+}  // namespace taco::io
