@@ -264,6 +264,16 @@ Json person_or_org(const Contact& c) {
 CatalogResult export_croissant(const Dataset& ds, const fs::path& out_file,
                                const CroissantOptions& o) {
     convert::DatasetAccess::check_open(ds, "export_croissant()");
+    if (convert::DatasetAccess::legacy_v1(ds)) {
+        // Its metadata tables are Parquet bytes at offsets inside the v1 file: no Croissant
+        // FileObject can point a reader at them (a ZIP member or a file can be named, a byte
+        // range cannot), so records would not load. Said before anything is written.
+        throw QueryError(ds.path().string() +
+                         ": a legacy v1 file cannot be described in Croissant (its tables are "
+                         "not files a Croissant reader can open); migrate it first (taco migrate " +
+                         ds.path().filename().string() +
+                         " OUT.tacozip, or tacocore.migrate) and export the migrated dataset");
+    }
     CatalogResult result;
     const fs::path json_dir = fs::absolute(out_file).lexically_normal().parent_path();
     const Distribution dist = distribution(ds, json_dir, o, result.warnings);

@@ -121,9 +121,12 @@ CatalogResult export_datacite(const Dataset& ds, const fs::path& out_file,
     }
     doc["alternateIdentifiers"] =
         Json::array({{{"alternateIdentifier", ds.id()}, {"alternateIdentifierType", "TACO id"}}});
-    const std::string container = ds.format() == ContainerFormat::Folder
-                                      ? "TACO FOLDER (directory of files, Parquet metadata)"
-                                      : "application/zip";
+    const std::string container =
+        convert::DatasetAccess::legacy_v1(ds)
+            ? "TACO v1 file (.taco / .tortilla: samples and a Parquet FOOTER in one file)"
+        : ds.format() == ContainerFormat::Folder
+            ? "TACO FOLDER (directory of files, Parquet metadata)"
+            : "application/zip";
     // Samples, not rows: padding (`__TACOPAD__*`, --pad-to) is not data.
     doc["sizes"] = Json::array({std::to_string(ds.count()) + " samples"});
     doc["formats"] = Json::array({container});

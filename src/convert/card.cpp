@@ -70,7 +70,9 @@ CardFacts gather(const Dataset& ds, const CardOptions& options) {
     f.version = ds.version();
     f.description = ds.description();
     f.taco_version = ds.taco_version();
-    f.container = to_string(ds.format());
+    f.container = convert::DatasetAccess::legacy_v1(ds)
+                      ? "legacy v1 file (read-only; migrate to TACO 2.0)"
+                      : to_string(ds.format());
     f.example =
         options.dataset_example_path.empty() ? ds.path().string() : options.dataset_example_path;
     f.licenses = ds.licenses();

@@ -8,6 +8,7 @@
 
 #include "query/lifetime.hpp"
 #include "taco/dataset.hpp"
+#include "taco/legacy.hpp"
 
 namespace taco::convert {
 
@@ -20,6 +21,12 @@ struct DatasetAccess {
     static void check_open(const Dataset& d, const char* what) { d.life_->check(what); }
     static const std::string& view_sql(const Dataset& d) { return d.view_sql_; }
     static size_t level(const Dataset& d) { return d.level_; }
+    /// A legacy v1 file (`.taco`, `.tortilla`), read through load_legacy(): its samples are byte
+    /// ranges as in a ZIP, but it is no ZIP and holds no Parquet file of its own.
+    static bool legacy_v1(const Dataset& d) {
+        const auto sources = d.sources();
+        return !sources.empty() && is_legacy_v1_file(sources.front());
+    }
 };
 
 }  // namespace taco::convert
