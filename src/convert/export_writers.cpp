@@ -11,7 +11,6 @@
 #include "format/taco_header.hpp"
 #include "format/zip_writer.hpp"
 #include "io/cancel.hpp"
-#include "io/crc_ahead.hpp"
 #include "io/file.hpp"
 #include "io/memfd.hpp"
 #include "io/parallel.hpp"
@@ -60,9 +59,7 @@ class ZipExport {
         // The byte-copy phase, timed as a whole (a clock read per sample would cost as much
         // as copying a small one).
         job_.timed_copy([&] {
-            start_crc_ahead();
             for (size_t i = 0; i < levels[0].size(); ++i) write_data(0, i);
-            ahead_.reset();
             return 0;
         });
         // __meta__ deepest first: a folder's table holds its children's final offsets.
@@ -91,33 +88,6 @@ class ZipExport {
     }
 
   private:
-    // FILE rows in write_data's order.
-    void files_in_write_order(size_t d, size_t i, std::vector<const TreeRow*>& out) const {
-        const TreeRow& r = job_.tree.levels[d][i];
-        if (!r.folder) {
-            out.push_back(&r);
-            return;
-        }
-        for (int64_t k = 0; k < r.child_count; ++k)
-            files_in_write_order(d + 1, static_cast<size_t>(r.child_begin + k), out);
-    }
-
-    // Local sample files (a FOLDER source) have no recorded CRC: a helper thread sums them a
-    // little ahead of the copy, so they can be copied in the kernel with their final header.
-    void start_crc_ahead() {
-        std::vector<const TreeRow*> files;
-        for (size_t i = 0; i < job_.tree.levels[0].size(); ++i) files_in_write_order(0, i, files);
-        std::vector<std::string> paths;
-        paths.reserve(files.size());
-        bool any = false;
-        for (const TreeRow* r : files) {
-            paths.push_back(ahead_path(r->vsi));
-            any = any || !paths.back().empty();
-        }
-        if (any) ahead_.emplace(std::move(paths), format::ZipWriter::kKernelCopyMin);
-        next_file_ = 0;
-    }
-
     // Depth-first in sample order, as the reference writes DATA/ (FORMAT.md §2.1).
     void write_data(size_t d, size_t i) {
         TreeRow& r = job_.tree.levels[d][i];
@@ -127,11 +97,9 @@ class ZipExport {
             return;
         }
         const std::string entry = "DATA/" + r.path;
-        const std::optional<io::AheadCrc> crc = ahead_ ? ahead_->take(next_file_) : std::nullopt;
-        ++next_file_;
         const size_t e = r.vsi.empty()
                              ? zip_.add_bytes(entry, "")
-                             : copy_sample_to_zip(job_.ctx, r.vsi, r.path, zip_, entry, crcs_, crc);
+                             : copy_sample_to_zip(job_.ctx, r.vsi, r.path, zip_, entry, crcs_);
         r.offset = static_cast<int64_t>(zip_.entry(e).data_offset);
         r.size = static_cast<int64_t>(zip_.entry(e).size);
         job_.file_copied(zip_.entry(e).size);
@@ -148,8 +116,6 @@ class ZipExport {
     format::ZipWriter& zip_;
     ExportTables tables_;
     SourceCrcs crcs_;
-    std::optional<io::CrcAhead> ahead_;
-    size_t next_file_ = 0;  // index of the next FILE row in write order
 };
 
 void make_dir(const fs::path& p) {

@@ -63,11 +63,6 @@ void copy_range_local(int in, uint64_t offset, uint64_t n, int out, const std::s
 
 }  // namespace
 
-std::string ahead_path(std::string_view vsi) {
-    if (vsi.empty() || query::parse_vsi_subfile(vsi) || io::is_remote(vsi)) return {};
-    return std::string(vsi);
-}
-
 uint64_t copy_sample_to_file(query::DatasetContext& ctx, std::string_view vsi,
                              const std::string& sample, int out_fd, const std::string& out_name) {
     const query::FileRange r = query::locate_file(ctx, vsi, [&] { return "'" + sample + "'"; });
@@ -94,22 +89,12 @@ uint64_t copy_range_to_file(const query::FileRange& r, const std::string& sample
 
 size_t copy_sample_to_zip(query::DatasetContext& ctx, std::string_view vsi,
                           const std::string& sample, format::ZipWriter& zip, std::string_view entry,
-                          SourceCrcs& crcs, const std::optional<io::AheadCrc>& ahead) {
+                          SourceCrcs& crcs) {
     const query::FileRange r = query::locate_file(ctx, vsi, [&] { return "'" + sample + "'"; });
     const int in = r.source->local_fd();
     if (in >= 0) {
         if (const auto crc = crcs.find(*r.source, r.offset, r.size))
             return zip.add_fd_range_with_crc(entry, in, r.offset, r.size, *crc, r.source->name());
-        if (ahead && r.offset == 0 && r.size == ahead->size && io::same_as_summed(in, *ahead)) {
-            const size_t e =
-                zip.add_fd_range_with_crc(entry, in, 0, r.size, ahead->crc, r.source->name());
-            // Written to between the sum and the copy: the entry's CRC may not match its bytes.
-            if (!io::same_as_summed(in, *ahead)) {
-                throw IoError(r.source->name() + " (sample '" + sample +
-                              "') changed while it was being copied");
-            }
-            return e;
-        }
         return zip.add_fd_range_kernel(entry, in, r.offset, r.size, r.source->name());
     }
     // Remote: the CRC goes into the local header before the data, so the sample is fetched whole.

@@ -9,7 +9,6 @@
 #include <string_view>
 
 #include "format/zip_writer.hpp"
-#include "io/crc_ahead.hpp"
 #include "query/dataset_context.hpp"
 #include "query/navigation.hpp"
 
@@ -30,16 +29,11 @@ uint64_t copy_range_to_file(const query::FileRange& r, const std::string& sample
 
 /// Adds the sample at `vsi` as entry `entry` of `zip`; returns the entry's index.
 /// Bytes of a local source ZIP whose CRC its central directory records (`crcs`) are copied by
-/// the kernel without being read, and so are those of a local file whose CRC `ahead` holds
-/// (summed by CrcAhead, checked to be of this very file, unchanged since); others stream
+/// the kernel without being read; other local bytes of kKernelCopyMin or more are copied by the
+/// kernel too, their CRC summed from the archive behind the copy (ZipWriter); the rest stream
 /// through the writer, which computes the CRC.
 size_t copy_sample_to_zip(query::DatasetContext& ctx, std::string_view vsi,
                           const std::string& sample, format::ZipWriter& zip, std::string_view entry,
-                          SourceCrcs& crcs,
-                          const std::optional<io::AheadCrc>& ahead = std::nullopt);
-
-/// The path CrcAhead may sum for a sample at `vsi`: a plain local file (a FOLDER dataset's
-/// sample), or empty for ZIP members and remote samples.
-std::string ahead_path(std::string_view vsi);
+                          SourceCrcs& crcs);
 
 }  // namespace taco::convert

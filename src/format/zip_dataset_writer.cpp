@@ -5,13 +5,10 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <optional>
-#include <thread>
 
 #include "format/dataset_writers.hpp"
 #include "format/taco_header.hpp"
 #include "format/zip_writer.hpp"
-#include "io/crc_ahead.hpp"
 #include "io/file.hpp"
 #include "io/memfd.hpp"
 #include "io/read_ahead.hpp"
@@ -33,7 +30,6 @@ class ZipDatasetWriter {
             placement_[d].offset.assign(plan.levels[d].rows.size(), 0);
             placement_[d].size.assign(plan.levels[d].rows.size(), 0);
         }
-        start_crc_ahead();
     }
 
     void write() {
@@ -68,53 +64,21 @@ class ZipDatasetWriter {
   private:
     // The files on disk in the order write_data copies them, for sources_ to read ahead.
     std::vector<const std::filesystem::path*> disk_files() const {
-        std::vector<const Sample*> files;
+        std::vector<const std::filesystem::path*> files;
         for (size_t i = 0; i < plan_.levels[0].rows.size(); ++i)
             collect_disk_files(0, static_cast<int64_t>(i), files);
-        std::vector<const std::filesystem::path*> paths;
-        paths.reserve(files.size());
-        for (const Sample* s : files) paths.push_back(&s->path());
-        return paths;
+        return files;
     }
-    void collect_disk_files(size_t level, int64_t row, std::vector<const Sample*>& files) const {
+    void collect_disk_files(size_t level, int64_t row,
+                            std::vector<const std::filesystem::path*>& files) const {
         const auto& r = plan_.levels[level].rows[row];
         const Sample& s = *r.sample;
         if (s.is_folder()) {
             for (size_t j = 0; j < s.children().size(); ++j)
                 collect_disk_files(level + 1, r.child_begin + static_cast<int64_t>(j), files);
         } else if (!s.path().empty()) {
-            files.push_back(&s);
+            files.push_back(&s.path());
         }
-    }
-
-    // The big files (those ZipWriter::add_file copies with the kernel) are summed on a helper
-    // thread, ahead of the copy, so their CRCs are not read back on this one.
-    void start_crc_ahead() {
-        std::vector<const Sample*> files;
-        for (size_t i = 0; i < plan_.levels[0].rows.size(); ++i)
-            collect_disk_files(0, static_cast<int64_t>(i), files);
-        std::vector<std::string> big(files.size());
-        bool any = false;
-        for (size_t k = 0; k < files.size(); ++k) {
-            // The size the sample was made with; a file that changed since is caught at its copy.
-            if (files[k]->size() < ZipWriter::kKernelCopyMin) continue;
-            big[k] = files[k]->path().native();
-            any = true;
-        }
-        if (any && std::thread::hardware_concurrency() > 1)
-            ahead_.emplace(std::move(big), ZipWriter::kKernelCopyMin);
-    }
-
-    // Source file `k`, with the CRC summed ahead when it is of this very file, unchanged since.
-    size_t add_source(const std::string& name, size_t k) {
-        const io::SourceFile& file = sources_.take(k);
-        std::optional<uint32_t> crc;
-        if (ahead_) {
-            const std::optional<io::AheadCrc> summed = ahead_->take(k);
-            if (summed && file.fd >= 0 && !file.error && io::same_as_summed(file.fd, *summed))
-                crc = summed->crc;
-        }
-        return zip_.add_file(name, file, sources_.path(k).native(), {}, crc);
     }
 
     // Depth-first in sample order: a FOLDER's files come right after it, before its next sibling.
@@ -131,7 +95,7 @@ class ZipDatasetWriter {
         size_t e;
         if (!s.path().empty()) {
             const size_t k = next_source_++;
-            e = add_source(name, k);
+            e = zip_.add_file(name, sources_.take(k), sources_.path(k).native());
             if (zip_.entry(e).size != s.size()) {
                 throw IoError("sample '" + name.substr(5) + "': " + s.path().string() +
                               " changed size while " + "being written (expected " +
@@ -182,7 +146,6 @@ class ZipDatasetWriter {
     ZipWriter& zip_;
     std::vector<Placement> placement_;
     io::ReadAhead sources_;
-    std::optional<io::CrcAhead> ahead_;  // CRCs of the big files, when there are any
     size_t next_source_ = 0;
 };
 

@@ -10,11 +10,14 @@
 #include <exception>
 #include <optional>
 #include <stdexcept>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "format/zip_constants.hpp"
 #include "io/cancel.hpp"
 #include "io/crc32.hpp"
+#include "io/crc_behind.hpp"
 #include "io/file.hpp"
 #include "io/little_endian.hpp"
 #include "io/source_file.hpp"
@@ -112,6 +115,7 @@ ZipWriter::ZipWriter(int fd, std::string name_for_errors)
     preallocate_ = S_ISREG(st.st_mode);
 }
 
+// Stops the CRC helper (an archive abandoned before finish() needs none of its sums).
 ZipWriter::~ZipWriter() = default;
 
 size_t ZipWriter::add_bytes(std::string_view name, std::string_view data, const EntryAttrs& attrs) {
@@ -134,8 +138,7 @@ size_t ZipWriter::add_file(std::string_view name, const std::filesystem::path& s
 }
 
 size_t ZipWriter::add_file(std::string_view name, const io::SourceFile& src,
-                           const std::string& src_name, const EntryAttrs& attrs,
-                           std::optional<uint32_t> known_crc) {
+                           const std::string& src_name, const EntryAttrs& attrs) {
     const uint16_t flags = name_flags(name, name_);
     check_usable();
     if (src.error) std::rethrow_exception(src.error);
@@ -156,9 +159,11 @@ size_t ZipWriter::add_file(std::string_view name, const io::SourceFile& src,
         EntryAttrs entry_attrs;
         entry_attrs.time = time;
         entry_attrs.external_attr = external_attr;
-        const size_t index = kernel_copy(name, src.fd, 0, size, known_crc, src_name, entry_attrs);
-        // The CRC and the copied bytes were read at different times: a file written to in
-        // between would leave an entry that fails its CRC check. Refused instead.
+        const size_t index =
+            kernel_copy(name, src.fd, 0, size, std::nullopt, src_name, entry_attrs);
+        // The CRC is summed from the archive, so it always matches what was stored; but a file
+        // that grew, shrank or was rewritten while it was copied holds bytes of two moments
+        // (and no longer the sample's size): refused, as a file that changed size always was.
         struct stat after {};
         if (::fstat(src.fd, &after) != 0 || after.st_size != st.st_size ||
             after.st_mtim.tv_sec != st.st_mtim.tv_sec ||
@@ -236,6 +241,7 @@ size_t ZipWriter::kernel_copy(std::string_view name, int src_fd, uint64_t offset
                                      attrs.external_attr.value_or(kExternalAttrRegularFile));
     records_[index].crc = crc;
     flush();  // the header is on disk; the data goes straight after it
+    const uint64_t data_at = flushed_;
     // Blocks allocated up front: ext4 then skips its per-page delayed-allocation work in the
     // copy (about a fifth of its CPU here), as write_new does for buffered bytes.
     preallocate(flushed_, size);
@@ -256,8 +262,10 @@ size_t ZipWriter::kernel_copy(std::string_view name, int src_fd, uint64_t offset
                           ")");
         }
         if (errno == EINTR) continue;
+        // copy_file_range cannot say which side failed (EIO, ENOSPC, ETXTBSY): both are named.
         if (errno != EXDEV && errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
-            throw IoError("cannot write to " + name_ + ": " + std::strerror(errno));
+            throw IoError("cannot copy " + src_name + " into " + name_ + ": " +
+                          std::strerror(errno));
         break;  // not offered between these two files: the buffered copy below
     }
     flushed_ += done;
@@ -266,20 +274,40 @@ size_t ZipWriter::kernel_copy(std::string_view name, int src_fd, uint64_t offset
         copy_from_fd(src_fd, size - done, src_name, false, offset + done);
     }
     if (!known) {
-        // Read back from the source (in the page cache now) through a small buffer that stays in
-        // the CPU cache: cheaper than pushing every byte through user space into the page cache.
-        uint32_t c = 0;
-        std::vector<uint8_t> buf(size_t{256} << 10);
-        for (uint64_t at = 0; at < size;) {
-            const size_t n = static_cast<size_t>(std::min<uint64_t>(buf.size(), size - at));
-            io::pread_exact(src_fd, offset + at, buf.data(), n, src_name);
-            c = io::crc32(c, buf.data(), n);
-            at += n;
-        }
-        set_crc(index, c);
+        // Summed from the archive, not the source: the bytes summed are the bytes stored, even
+        // if another process writes to the source meanwhile (a write through a shared mapping
+        // changes neither its size nor its mtime, so no check of the source could tell).
+        flush();  // the buffered rest, if any, is in the file too
+        crc_from_archive(index, data_at, size);
     }
     failed_ = false;
     return index;
+}
+
+void ZipWriter::crc_from_archive(size_t index, uint64_t offset, uint64_t size) {
+    if (!behind_ && std::thread::hardware_concurrency() > 1) {
+        try {
+            behind_ = std::make_unique<io::CrcBehind>(fd_, name_);
+        } catch (const std::system_error&) {
+            // No thread to be had: summed here instead.
+        }
+    }
+    if (!behind_) {
+        set_crc(index, io::crc_of_range(fd_, offset, size, name_));
+        return;
+    }
+    collect_crcs(false);
+    behind_->push(index, offset, size);
+}
+
+void ZipWriter::collect_crcs(bool all) {
+    if (!behind_) return;
+    for (const auto& [index, crc] : behind_->collect(all)) set_crc(index, crc);
+}
+
+uint32_t ZipWriter::crc_of(size_t i) {
+    if (behind_ && behind_->pending(i)) collect_crcs(true);
+    return records_.at(i).crc;
 }
 
 void ZipWriter::rewrite_entry_data(size_t index, std::string_view data) {
@@ -288,6 +316,8 @@ void ZipWriter::rewrite_entry_data(size_t index, std::string_view data) {
         throw std::out_of_range("ZipWriter::rewrite_entry_data: no entry " + std::to_string(index) +
                                 " (have " + std::to_string(records_.size()) + ")");
     }
+    // Its old bytes' sum, if still coming, must not land after the new one.
+    if (behind_ && behind_->pending(index)) collect_crcs(true);
     const Record& r = records_[index];
     if (data.size() != r.size) {
         throw std::invalid_argument(
@@ -320,6 +350,7 @@ ZipEntryInfo ZipWriter::entry(size_t i) const {
 void ZipWriter::finish() {
     check_usable();
     failed_ = true;
+    collect_crcs(true);  // every local header holds its CRC before the directory repeats it
     const uint64_t cd_offset = position();
     bool zip64 = records_.size() > 0xFFFF;
     for (const Record& r : records_) {

@@ -15,6 +15,10 @@
 
 #include "io/source_file.hpp"
 
+namespace taco::io {
+class CrcBehind;
+}
+
 namespace taco::format {
 
 /// MS-DOS time and date fields as stored in ZIP headers (2-second resolution, local time).
@@ -100,10 +104,9 @@ class ZipWriter {
     /// add_file for a source the caller opened (io::ReadAhead, io::open_source): its bytes come
     /// from `src.contents` when loaded, else from `src.fd` (not closed here). `src.error` is thrown
     /// once the name is checked, like the errors of opening above; `src_name` names it in the
-    /// others. `known_crc`: the CRC of the whole file, summed ahead by the caller (io::CrcAhead)
-    /// and vouched for as this very file's; a big file is then not read back.
+    /// others.
     size_t add_file(std::string_view name, const io::SourceFile& src, const std::string& src_name,
-                    const EntryAttrs& attrs = {}, std::optional<uint32_t> known_crc = std::nullopt);
+                    const EntryAttrs& attrs = {});
 
     /// Copies `size` bytes of `src_fd` starting at its offset 0 (whatever its file position), e.g.
     /// a memfd holding a Parquet file. Defaults as add_bytes.
@@ -128,7 +131,10 @@ class ZipWriter {
     static constexpr uint64_t kKernelCopyMin = uint64_t{256} << 10;
 
     /// add_fd_range_with_crc for bytes whose CRC is not known: copied by the kernel all the
-    /// same, then read back from the source through a small buffer for the CRC.
+    /// same; the CRC is then summed from the archive itself (the bytes stored, whatever happens
+    /// to the source meanwhile), on a helper thread behind the copies (io::CrcBehind), and
+    /// patched into the local header when collected: by the next kernel copy, crc_of() or
+    /// finish() at the latest.
     size_t add_fd_range_kernel(std::string_view name, int src_fd, uint64_t offset, uint64_t size,
                                const std::string& src_name, const EntryAttrs& attrs = {});
 
@@ -141,7 +147,10 @@ class ZipWriter {
     uint64_t position() const { return flushed_ + used_; }
     size_t entry_count() const { return records_.size(); }
     /// A copy of what was recorded for entry `i` (records are stored packed, not as ZipEntryInfo).
+    /// Its `crc` is 0 while a kernel-copied entry's CRC is still being summed: crc_of(i) waits.
     ZipEntryInfo entry(size_t i) const;
+    /// The CRC of entry `i`, waiting for it when it is still being summed.
+    uint32_t crc_of(size_t i);
 
     /// Writes the central directory, the ZIP64 end records when needed and the end record, then
     /// flushes everything to `fd` (no fsync). The writer accepts nothing afterwards.
@@ -169,7 +178,7 @@ class ZipWriter {
     uint32_t copy_from_fd(int src_fd, uint64_t size, const std::string& src_name, bool probe_holes,
                           uint64_t base = 0);
     void copy_from_memory(const uint8_t* data, uint64_t size, const std::string& src_name);
-    // The two public kernel copies: `known` CRC, or computed from the source afterwards.
+    // The two public kernel copies: `known` CRC, or summed from the archive afterwards.
     size_t kernel_copy(std::string_view name, int src_fd, uint64_t offset, uint64_t size,
                        std::optional<uint32_t> known, const std::string& src_name,
                        const EntryAttrs& attrs);
@@ -183,6 +192,11 @@ class ZipWriter {
     void patch(uint64_t offset, const void* data, size_t n);
     // Records the CRC and patches it into the entry's local header.
     void set_crc(size_t index, uint32_t crc);
+    // The CRC of [offset, offset + size) of the archive for entry `index`: summed behind the
+    // copies when a second core is there, else now.
+    void crc_from_archive(size_t index, uint64_t offset, uint64_t size);
+    // Patches in the CRCs summed so far; every one still being summed when `all`.
+    void collect_crcs(bool all);
     void check_usable() const;
     std::string_view record_name(const Record& r) const;
 
@@ -200,6 +214,7 @@ class ZipWriter {
     std::string names_;  // all entry names back to back
     bool finished_ = false;
     bool failed_ = false;
+    std::unique_ptr<io::CrcBehind> behind_;  // started by the first kernel copy without a CRC
 };
 
 }  // namespace taco::format
