@@ -7,6 +7,7 @@ as a Python ``UserWarning``."""
 
 from __future__ import annotations
 
+import operator
 import os
 import warnings
 from typing import Any, Dict, Optional, Union
@@ -63,8 +64,12 @@ def export_datacite(dataset: Any, output: PathLike, publisher: Optional[str] = N
     geoLocations, version). ``publisher`` defaults to the provider with role "host", else the
     first; ``year`` (four digits) to this year."""
     if year is not None:
-        if isinstance(year, bool) or not isinstance(year, int):
-            raise TypeError(f"year must be an int, not {type(year).__name__}")
+        try:  # any integer (numpy's too), never a bool or a float
+            if isinstance(year, bool):
+                raise TypeError
+            year = operator.index(year)
+        except TypeError:
+            raise TypeError(f"year must be an int, not {type(year).__name__}") from None
         if not 1000 <= year <= 9999:
             raise ValueError(f"year must have four digits, not {year}")
     return _warn(_core.export_datacite(_native(dataset), os.fspath(output), publisher or "",

@@ -1,5 +1,6 @@
 #include "metadata/duckdb_bind.hpp"
 
+#include "io/cancel.hpp"
 #include "taco/errors.hpp"
 
 namespace taco::metadata {
@@ -112,6 +113,9 @@ DataType fetched_type(duckdb_logical_type t, bool top_level, bool& cast) {
 }
 
 void prepare(duckdb_connection con, const std::string& sql, Prepared& out) {
+    // A stop asked for before the statement starts: duckdb_interrupt() only reaches a running
+    // one, so without this the query would run to its end (DuckSession::exec does the same).
+    io::throw_if_cancelled("running a query");
     if (duckdb_prepare(con, sql.c_str(), &out.stmt) != DuckDBSuccess) {
         throw QueryError(duckdb_prepare_error(out.stmt));
     }

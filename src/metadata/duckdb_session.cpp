@@ -184,6 +184,9 @@ std::shared_ptr<void>& DuckSession::module_state(const std::string& key) {
 
 void DuckSession::exec(const std::string& sql) {
     check_not_inherited();
+    // An interrupt reaches only the statement running at that moment (duckdb_interrupt): one
+    // asked for between statements would be lost, and the next one run to its end.
+    io::throw_if_cancelled("running a query");
     duckdb_result result;
     if (duckdb_query(impl_->con, sql.c_str(), &result) != DuckDBSuccess) {
         std::string msg = duckdb_result_error(&result);
@@ -195,6 +198,7 @@ void DuckSession::exec(const std::string& sql) {
 
 std::string DuckSession::query_scalar(const std::string& sql) {
     check_not_inherited();
+    io::throw_if_cancelled("running a query");  // as in exec()
     duckdb_result result;
     if (duckdb_query(impl_->con, sql.c_str(), &result) != DuckDBSuccess) {
         std::string msg = duckdb_result_error(&result);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "io/cancel.hpp"
 #include "model/shorten.hpp"
 #include "paths/path_display.hpp"
 
@@ -65,6 +66,10 @@ void FindingSink::add(Severity severity, const std::string& code, const std::str
 }
 
 void FindingSink::finish() {
+    // Stopped (Ctrl-C in `taco validate`): checks cut short became findings ("INTERRUPT
+    // Error"), and checks not run found nothing. Neither an INVALID nor a valid report would
+    // be true: the validation ends as interrupted.
+    io::throw_if_cancelled("validating");
     for (const auto& [key, c] : counters_) {
         if (c.total <= max_) continue;
         const std::string where = key.second.empty() ? "dataset" : key.second;

@@ -288,6 +288,52 @@ def test_a_termination_signal_ends_a_running_query(folder_ds, sig):
     assert stderr.strip() in ("taco: error: interrupted", "taco: interrupted"), stderr
 
 
+def test_a_stop_asked_before_the_query_starts_ends_it_at_once(folder_ds):
+    # The interrupt reached only a statement already running: a Ctrl-C during load() (before the
+    # query) was lost, the runaway query ran on, and after the 3 s grace the process died saying
+    # only "taco: interrupted", even under --json.
+    for extra, expected in (([], "taco: error: interrupted"),
+                            (["--json"], '{"error":"interrupted","kind":"Interrupted"')):
+        # Started with SIGINT blocked (the mask survives exec, and taco blocks it too before its
+        # watcher takes it): the signal sent now is taken as soon as taco starts, before load()
+        # has run a single statement.
+        proc = subprocess.Popen([str(TACO), "sql", str(folder_ds), RUNAWAY, *extra],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                preexec_fn=lambda: signal.pthread_sigmask(signal.SIG_BLOCK,
+                                                                          {signal.SIGINT}))
+        start = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, stderr = proc.communicate(timeout=15)
+        assert proc.returncode == 130, stderr
+        assert stderr.strip().startswith(expected), stderr
+        assert time.monotonic() - start < 2.5, "waited for the grace period"
+
+
+def test_validate_stopped_midway_says_interrupted_not_invalid_or_valid(tmp_path):
+    # A collection of 60 parts: validate compares each part with the index, query after query.
+    # Stopped midway it printed INVALID (a check cut short became a finding naming DuckDB's
+    # "INTERRUPT Error") or, when the stop fell between two queries, "valid".
+    files = {f"f{i:03d}.bin": bytes([i]) * 2000 for i in range(60)}
+    out = tmp_path / "out" / "ds.tacozip"
+    assert taco("create", "--from", tree(tmp_path / "in", files), out, "--split-size", "2KB",
+                "--quiet").returncode == 0
+    start = time.monotonic()
+    assert taco("validate", out.parent).returncode == 0
+    full = time.monotonic() - start
+    for fraction in (0.3, 0.6):
+        proc = subprocess.Popen([str(TACO), "validate", str(out.parent), "--json"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(max(0.2, full * fraction))
+        if proc.poll() is not None:  # ended before the signal (a fast run): nothing to see
+            proc.communicate()
+            continue
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=30)
+        assert proc.returncode == 130, (proc.returncode, stdout[-300:], stderr)
+        assert json.loads(stderr)["kind"] == "Interrupted", stderr
+        assert "INTERRUPT" not in stdout + stderr
+
+
 # --- 5. sizes from a file are checked against the file before anything is allocated ------------
 
 import resource  # noqa: E402

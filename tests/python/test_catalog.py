@@ -101,3 +101,11 @@ def test_export_datacite_refuses_a_bad_year_as_an_argument_error(fixture_paths, 
         tacocore.export_datacite(fixture_paths["reader-zip-flat"], tmp_path / "d.json", year=year)
     assert not (tmp_path / "d.json").exists()
 
+
+
+def test_export_datacite_takes_any_integer_year(fixture_paths, tmp_path):
+    import numpy as np
+
+    tacocore.export_datacite(fixture_paths["reader-zip-flat"], tmp_path / "d.json",
+                             year=np.int64(2024))
+    assert json.loads((tmp_path / "d.json").read_text())["publicationYear"] == "2024"
