@@ -20,7 +20,10 @@ from torch.utils.data import DataLoader  # noqa: E402
 import tacocore  # noqa: E402
 from tacocore.torch import TacoDataset, collate  # noqa: E402
 
-from conftest import COLLECTION  # noqa: E402
+# Not imported from conftest: under `make test` the name resolves to tests/python's conftest.
+COLLECTION = dict(id="nonutf8-training", dataset_version="1.0.0", description="tests/training",
+                  licenses=["CC-BY-4.0"], providers=[{"name": "tacocore tests"}],
+                  tasks=["classification"])
 
 
 def _keep(batch):
