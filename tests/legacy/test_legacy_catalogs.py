@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-tacocore = pytest.importorskip("tacocore")
+import tacocore  # make test installs it (scripts/install_python.sh)
 
 
 def test_croissant_of_a_v1_file_is_refused_with_the_way_out(v1, taco, tmp_path):

@@ -13,12 +13,12 @@ import os
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
-from osgeo import gdal  # noqa: E402
-from torch.utils.data import DataLoader  # noqa: E402
+import torch  # make setup installs it (scripts/setup.sh)
+from osgeo import gdal
+from torch.utils.data import DataLoader
 
-import tacocore  # noqa: E402
-from tacocore.torch import TacoDataset, collate  # noqa: E402
+import tacocore
+from tacocore.torch import TacoDataset, collate
 
 # Not imported from conftest: under `make test` the name resolves to tests/python's conftest.
 COLLECTION = dict(id="nonutf8-training", dataset_version="1.0.0", description="tests/training",
