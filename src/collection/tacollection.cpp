@@ -1,8 +1,8 @@
 #include "collection/tacollection.hpp"
 
 #include <algorithm>
-#include <limits>
 
+#include "model/extent.hpp"
 #include "model/time_format.hpp"
 #include "model/utf8.hpp"
 #include "taco/errors.hpp"
@@ -160,16 +160,12 @@ OrderedJson merge_collections(const std::vector<PartCollection>& parts) {
         }
     }
 
-    std::optional<std::array<double, 4>> box;
+    // The parts' boxes by create's arc rule: a part across the antimeridian (west > east) is
+    // covered, where a min/max of the edges would keep only the span between them.
+    model::PlaceBounds place;
     std::optional<std::pair<int64_t, int64_t>> span;
     for (const PartCollection& p : parts) {
-        if (const auto b = bbox_of(p.document)) {
-            if (!box) box = b;
-            (*box)[0] = std::min((*box)[0], (*b)[0]);
-            (*box)[1] = std::min((*box)[1], (*b)[1]);
-            (*box)[2] = std::max((*box)[2], (*b)[2]);
-            (*box)[3] = std::max((*box)[3], (*b)[3]);
-        }
+        if (const auto b = bbox_of(p.document)) place.add_box(*b);
         const OrderedJson& extent = p.document.value("extent", OrderedJson());
         const OrderedJson t =
             extent.is_object() ? extent.value("temporal", OrderedJson()) : OrderedJson();
@@ -186,7 +182,8 @@ OrderedJson merge_collections(const std::vector<PartCollection>& parts) {
         }
     }
     OrderedJson extent = OrderedJson::object();
-    const std::array<double, 4> global = box.value_or(std::array<double, 4>{-180, -90, 180, 90});
+    const std::array<double, 4> global =
+        place.bounds().value_or(std::array<double, 4>{-180, -90, 180, 90});
     extent["spatial"] = OrderedJson::array({global[0], global[1], global[2], global[3]});
     extent["temporal"] = span ? OrderedJson::array({model::format_iso_utc(span->first),
                                                     model::format_iso_utc(span->second)})

@@ -17,7 +17,8 @@ struct PartCollection {
 
 /// Checks that every part has the first part's PIT structure and field schema (SchemaError
 /// naming the part and the difference), then merges: counts summed, extent merged (global
-/// bbox of the parts' boxes, earliest start / latest end), `taco:sources` appended.
+/// box of the parts' boxes by create's arc rule, so one across the antimeridian
+/// stays covered; earliest start / latest end), `taco:sources` appended.
 format::OrderedJson merge_collections(const std::vector<PartCollection>& parts);
 
 }  // namespace taco::collection

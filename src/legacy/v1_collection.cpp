@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <limits>
 
 #include "format/collection_json.hpp"
 #include "format/collection_parse.hpp"
 #include "metadata/level_tables.hpp"
 #include "metadata/result_table.hpp"
+#include "model/extent.hpp"
 #include "paths/path_display.hpp"
 #include "taco/errors.hpp"
 
@@ -49,9 +49,7 @@ OrderedJson v2_extent(const OrderedJson& v1, const std::string& where) {
     OrderedJson out = OrderedJson::object();
     const auto& spatial = v1.contains("spatial") ? v1["spatial"] : OrderedJson();
     if (spatial.is_array() && !spatial.empty()) {
-        double box[4] = {
-            std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(),
-            -std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
+        model::PlaceBounds place;  // a box across the antimeridian (west > east) stays covered
         for (const auto& b : spatial) {
             if (!b.is_array() || (b.size() != 4 && b.size() != 6)) {
                 throw FormatError(where + ": extent.spatial holds " + b.dump() +
@@ -62,11 +60,10 @@ OrderedJson v2_extent(const OrderedJson& v1, const std::string& where) {
                 if (!v.is_number())
                     throw FormatError(where + ": extent.spatial holds a non-number " + v.dump());
             }
-            box[0] = std::min(box[0], b[0].get<double>());
-            box[1] = std::min(box[1], b[1].get<double>());
-            box[2] = std::max(box[2], b[half].get<double>());
-            box[3] = std::max(box[3], b[half + 1].get<double>());
+            place.add_box({b[0].get<double>(), b[1].get<double>(), b[half].get<double>(),
+                           b[half + 1].get<double>()});
         }
+        const std::array<double, 4> box = *place.bounds();  // spatial is not empty
         out["spatial"] = {box[0], box[1], box[2], box[3]};
     }
     const auto& temporal = v1.contains("temporal") ? v1["temporal"] : OrderedJson();

@@ -141,6 +141,12 @@ void PlaceBounds::add(std::optional<std::string_view> crs, std::optional<std::st
     north_ = std::max(north_, pt->y);
 }
 
+void PlaceBounds::add_box(const std::array<double, 4>& box) {
+    arcs_.emplace_back(box[0], box[2]);
+    south_ = std::min(south_, box[1]);
+    north_ = std::max(north_, box[3]);
+}
+
 std::optional<std::array<double, 4>> PlaceBounds::bounds() const {
     if (arcs_.empty()) return std::nullopt;
     const auto [west, east] = longitude_arc(arcs_);

@@ -38,6 +38,10 @@ class PlaceBounds {
     /// does a centroid that is not a finite point.
     void add(std::optional<std::string_view> crs, std::optional<std::string_view> geometry,
              std::optional<std::string_view> centroid);
+    /// A box already in EPSG:4326, [west, south, east, north] with west > east when it crosses
+    /// the antimeridian (a part's extent.spatial): merged by the same arc rule as the rows, so a
+    /// box across ±180 is never read as the span between its edges.
+    void add_box(const std::array<double, 4>& box);
     /// [west, south, east, north] (west > east across the antimeridian); nullopt when no row had a
     /// place.
     std::optional<std::array<double, 4>> bounds() const;

@@ -160,3 +160,12 @@ TEST(PlaceBounds, ProjectedFootprintIsCarriedTo4326) {
     EXPECT_NEAR((*b)[2], 15.045, 0.01);
     EXPECT_NEAR((*b)[3], 0.0904, 0.001);
 }
+
+TEST(PlaceBounds, BoxesAcrossTheAntimeridianMergeByTheArcRule) {
+    PlaceBounds place;
+    place.add_box({170, -10, -170, 10});
+    place.add_box({-175, -30, -160, -5});
+    const auto b = place.bounds();
+    ASSERT_TRUE(b);
+    EXPECT_EQ(*b, (std::array<double, 4>{170, -30, -160, 10}));
+}
