@@ -3,7 +3,12 @@
 #include <cpl_error.h>
 #include <ogr_api.h>
 
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
 #include <fstream>
+#include <iterator>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -45,6 +50,39 @@ std::pair<Json, Json> geojson(std::string_view wkb) {
     return {geometry, Json::array({env.MinX, env.MinY, env.MaxX, env.MaxY})};
 }
 
+// The item's file name, which is also its link's href: the id where it is made of A-Z a-z 0-9
+// '-' '.' '_', else every other byte written "~XX" (hex; '~' itself too, so two ids never share
+// a name). A percent-encoded href would be the correct URI for a file named by the raw id, but
+// pystac reads local hrefs without decoding them, and a raw '#' or '%' is no URI at all: a name
+// that needs no encoding reads the same from a disk and over HTTP. A name longer than a file
+// system allows is cut, with a hash of the whole id.
+std::string item_file_name(const std::string& id) {
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    std::string name;
+    std::vector<size_t> cuts;  // where a cut keeps escapes whole
+    for (const char ch : id) {
+        cuts.push_back(name.size());
+        const auto c = static_cast<unsigned char>(ch);
+        if (std::isalnum(c) || c == '-' || c == '.' || c == '_') {
+            name += ch;
+        } else {
+            name += '~';
+            name += kHex[c >> 4];
+            name += kHex[c & 15];
+        }
+    }
+    constexpr size_t kMaxStem = 250;  // NAME_MAX 255 with ".json"
+    if (name.size() > kMaxStem) {
+        uint64_t h = 1469598103934665603ull;  // FNV-1a 64 of the id
+        for (const char ch : id) h = (h ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
+        char tail[20];
+        std::snprintf(tail, sizeof tail, "~~%016llx", static_cast<unsigned long long>(h));
+        const size_t keep = *std::prev(std::upper_bound(cuts.begin(), cuts.end(), kMaxStem - 18));
+        name = name.substr(0, keep) + tail;
+    }
+    return name + ".json";
+}
+
 void write_json(const fs::path& p, const Json& doc) {
     std::ofstream f(p, std::ios::binary);
     f << doc.dump(2) << "\n";
@@ -68,10 +106,16 @@ CatalogResult export_stac(const Dataset& view, const fs::path& out_dir, bool ove
         result.warnings.push_back(
             "no stac:geometry or istac:geometry column: items have a null "
             "geometry and no bbox");
+    // The collection's temporal extent stands in for a sample without a time of its own.
+    std::optional<std::array<std::string, 2>> collection_span;
+    if (view.extent() && view.extent()->temporal) collection_span = *view.extent()->temporal;
     if (start.empty())
         result.warnings.push_back(
-            "no stac:time_start or istac:time_start column: items have a "
-            "null datetime");
+            collection_span
+                ? "no stac:time_start or istac:time_start column: items have a null datetime "
+                  "and the collection's temporal extent as start_datetime/end_datetime"
+                : "no stac:time_start or istac:time_start column and no temporal extent: items "
+                  "have a null datetime and no range, which STAC readers such as pystac refuse");
     auto q = [](const std::string& c) { return "\"" + c + "\""; };
     std::string select = "SELECT id, type, \"internal:gdal_vsi\"";
     select += geom.empty() ? ", NULL::BLOB" : ", " + q(geom);
@@ -144,7 +188,13 @@ CatalogResult export_stac(const Dataset& view, const fs::path& out_dir, bool ove
                 props["end_datetime"] = model::format_iso_utc(rows.get_int(r, 5));
             }
         } else {
+            // STAC allows a null datetime only with a range: the collection's (each sample lies
+            // in it); without one the item is not valid STAC, which the warning says.
             props["datetime"] = nullptr;
+            if (collection_span) {
+                props["start_datetime"] = (*collection_span)[0];
+                props["end_datetime"] = (*collection_span)[1];
+            }
         }
         props["taco:type"] = std::string(rows.get_string(r, 1));
         item["properties"] = props;
@@ -158,9 +208,10 @@ CatalogResult export_stac(const Dataset& view, const fs::path& out_dir, bool ove
              {{"rel", "parent"}, {"href", "../collection.json"}, {"type", "application/json"}},
              {{"rel", "root"}, {"href", "../collection.json"}, {"type", "application/json"}}});
         item["collection"] = view.id();
-        write_json(staged.staging() / "items" / (id + ".json"), item);
+        write_json(staged.staging() / "items" / item_file_name(id), item);
+        const std::string file = item_file_name(id);
         collection["links"].push_back(
-            {{"rel", "item"}, {"href", "./items/" + id + ".json"}, {"type", "application/json"}});
+            {{"rel", "item"}, {"href", "./items/" + file}, {"type", "application/json"}});
         ++result.items;
     }
     write_json(staged.staging() / "collection.json", collection);
