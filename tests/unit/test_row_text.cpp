@@ -159,3 +159,21 @@ TEST(RowText, DecimalsAreExactJsonNumbersAtAnyDepth) {
     rows.append_csv(csv, 0);
     EXPECT_EQ(csv, "3,-0.25,[1.5000000000],\"{\"\"d\"\":0.5}\"\n");
 }
+
+TEST(RowText, NonFiniteFloatsInsideNestedValues) {
+    // Tables and CSV spell NaN and the infinities at any depth, as they do a top-level cell:
+    // JSON's null would read as a missing value. --json keeps null (JSON has no other spelling).
+    const DataFrame df =
+        load(kFlatZip)
+            .sql(
+                "SELECT [1.0, 'nan'::DOUBLE, '-inf'::DOUBLE, NULL] AS l, {'a': 'inf'::FLOAT} AS s, "
+                "MAP {'k': 'nan'::DOUBLE} AS m, [[2.5, 'inf'::DOUBLE]] AS ll LIMIT 1")
+            .data_raw();
+    EXPECT_EQ(cli::value_to_text(df.value(0, 0)), "[1.0,NaN,-Infinity,null]");
+    EXPECT_EQ(cli::value_to_text(df.value(0, 1)), "{\"a\":Infinity}");
+    EXPECT_EQ(cli::value_to_text(df.value(0, 2)), "{\"k\":NaN}");
+    EXPECT_EQ(cli::value_to_text(df.value(0, 3)), "[[2.5,Infinity]]");
+    std::string json;
+    cli::append_value_json(json, df.value(0, 0));
+    EXPECT_EQ(json, "[1.0,null,null,null]");
+}

@@ -160,7 +160,22 @@ void append_leaf_json(std::string& out, const Json& j) {
 
 }  // namespace
 
+namespace {
+
+// How a float that is not finite is written inside a nested value.
+enum class NonFinite { Null, Token };
+
+void append_nested(std::string& out, const Value& v, NonFinite non_finite);
+
+}  // namespace
+
 void append_value_json(std::string& out, const Value& v) {
+    append_nested(out, v, NonFinite::Null);
+}
+
+namespace {
+
+void append_nested(std::string& out, const Value& v, NonFinite non_finite) {
     if (v.is_null()) {
         out += "null";
         return;
@@ -182,7 +197,7 @@ void append_value_json(std::string& out, const Value& v) {
             for (const auto& item : v.as_list()) {
                 if (!first) out += ',';
                 first = false;
-                append_value_json(out, item);
+                append_nested(out, item, non_finite);
             }
             out += ']';
             return;
@@ -194,7 +209,7 @@ void append_value_json(std::string& out, const Value& v) {
                 if (i) out += ',';
                 append_leaf_json(out, Json(v.type().field_name(i)));
                 out += ':';
-                append_value_json(out, fields[i]);
+                append_nested(out, fields[i], non_finite);
             }
             out += '}';
             return;
@@ -210,22 +225,32 @@ void append_value_json(std::string& out, const Value& v) {
                 if (text_keys) {
                     append_leaf_json(out, Json(kv[0].as_string()));
                     out += ':';
-                    append_value_json(out, kv[1]);
+                    append_nested(out, kv[1], non_finite);
                 } else {
                     out += "{\"key\":";
-                    append_value_json(out, kv[0]);
+                    append_nested(out, kv[0], non_finite);
                     out += ",\"value\":";
-                    append_value_json(out, kv[1]);
+                    append_nested(out, kv[1], non_finite);
                     out += '}';
                 }
             }
             out += text_keys ? '}' : ']';
             return;
         }
+        case TypeId::Float32:
+        case TypeId::Float64:
+            if (non_finite == NonFinite::Token && !std::isfinite(v.as_double())) {
+                out += shortest_text(v.as_double());  // NaN, Infinity, -Infinity
+                return;
+            }
+            append_leaf_json(out, value_to_json(v));
+            return;
         default:
             append_leaf_json(out, value_to_json(v));
     }
 }
+
+}  // namespace
 
 std::string value_to_text(const Value& v) {
     if (v.is_null()) return "null";
@@ -242,7 +267,7 @@ std::string value_to_text(const Value& v) {
         case TypeId::Struct:
         case TypeId::Map: {
             std::string out;
-            append_value_json(out, v);
+            append_nested(out, v, NonFinite::Token);
             return out;
         }
         default: {

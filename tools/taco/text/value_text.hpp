@@ -27,7 +27,9 @@ Json value_to_json(const Value& v);
 /// `18446744073709551615`), as DuckDB and PostgreSQL print them: one JSON type per column,
 /// nothing rounded. Text that is not UTF-8 gets U+FFFD.
 void append_value_json(std::string& out, const Value& v);
-/// Text of one cell for tables and CSV (lists as JSON text, null as "null").
+/// Text of one cell for tables and CSV (lists as JSON text, null as "null"). A float that is
+/// not finite is NaN / Infinity / -Infinity at any depth (`[1.0,NaN]`): JSON's null is kept for
+/// --json, where it has no other spelling, but here it would read as a missing value.
 std::string value_to_text(const Value& v);
 
 /// Shortest decimal that parses back to the same float or double; "NaN", "Infinity",
