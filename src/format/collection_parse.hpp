@@ -31,4 +31,9 @@ void check_json_size(uint64_t size, const std::string& source);
 /// malformed input, on nesting deeper than kMaxJsonDepth, and on a key repeated within one object.
 OrderedJson parse_json_document(const std::string& text, const std::string& source);
 
+/// SchemaError naming `source`, the key path and the literal when `text` holds an integer beyond
+/// int64/uint64, which parsing would turn into a rounded double: for documents a user gives to
+/// `create` (what is read from a dataset is taken as JSON readers take it, rounded).
+void refuse_inexact_integers(const std::string& text, const std::string& source);
+
 }  // namespace taco::format

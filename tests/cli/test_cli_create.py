@@ -362,3 +362,25 @@ def test_a_split_create_names_the_collection_with_its_totals(tmp_path):
     first = proc.stdout.splitlines()[0]
     assert first.startswith(f"created 3 parts of {out} (zip, "), first
     assert ", 6 files, 1 level: 6 rows)" in first
+
+
+def test_collection_integer_beyond_64_bits_is_refused_not_rounded(src, tmp_path):
+    # nlohmann (like JavaScript) reads such a literal as a double: written back, the user's
+    # 123456789012345678901234567890 would become 1.2345678901234568e+29 without a word.
+    fields = tmp_path / "c.json"
+    fields.write_text('{"mission": {"orbits": [1, 123456789012345678901234567890]}}')
+    out = tmp_path / "out.tacozip"
+    proc = taco("create", "--from", src, out, "--collection", fields)
+    assert proc.returncode == 1
+    assert ("'mission.orbits[1]' is the integer 123456789012345678901234567890, which does not "
+            "fit in 64 bits") in proc.stderr
+    assert "Give it as a string" in proc.stderr
+    assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["c.json", "src"]
+    fields.write_text('{"mission": {"orbits": [1, "123456789012345678901234567890"], '
+                      '"max": 18446744073709551615}}')
+    proc = taco("create", "--from", src, out, "--collection", fields, "-q")
+    assert proc.returncode == 0, proc.stderr
+    with zipfile.ZipFile(out) as z:
+        doc = json.loads(z.read("COLLECTION.json"))
+    assert doc["mission"] == {"orbits": [1, "123456789012345678901234567890"],
+                              "max": 18446744073709551615}

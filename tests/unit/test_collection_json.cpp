@@ -738,3 +738,32 @@ TEST(CollectionJson, AHierarchyDepthBeyondAnyIntegerIsASchemaError) {
     EXPECT_NE(message.find("hierarchy depth 1222"), std::string::npos) << message;
     EXPECT_NE(message.find("out of range"), std::string::npos) << message;
 }
+
+TEST(CollectionJsonIntegers, IntegersWithin64BitsAndOtherNumbersPass) {
+    for (const char* ok :
+         {R"({"a": 9223372036854775807, "b": -9223372036854775808})",
+          R"({"u": 18446744073709551615, "f": 1.5e300, "g": 12345678901234567890123.0})",
+          R"({"s": "123456789012345678901234567890", "e": 1E30, "short": [1, 2, 3]})"}) {
+        EXPECT_NO_THROW(format::refuse_inexact_integers(ok, "c.json")) << ok;
+    }
+}
+
+TEST(CollectionJsonIntegers, AnIntegerBeyond64BitsIsRefusedWithItsPath) {
+    auto message = [](const std::string& text) -> std::string {
+        try {
+            format::refuse_inexact_integers(text, "c.json");
+        } catch (const SchemaError& e) {
+            return e.what();
+        }
+        return "";
+    };
+    EXPECT_NE(message(R"({"big": 18446744073709551616})")
+                  .find("c.json: 'big' is the integer 18446744073709551616, which does not fit "
+                        "in 64 bits"),
+              std::string::npos);
+    EXPECT_NE(message(R"({"n": {"v": [1, "x", {"y": -9223372036854775809}]}})")
+                  .find("'n.v[2].y' is the integer -9223372036854775809"),
+              std::string::npos);
+    EXPECT_NE(message("123456789012345678901234567890").find("c.json: the value is the integer"),
+              std::string::npos);
+}

@@ -108,7 +108,9 @@ void add_extension_options(const CreateArgs& a, CollectionInfo& info) {
 CollectionInfo collection_from_args(const CreateArgs& a) {
     CollectionInfo info;
     if (!a.collection_file.empty()) {
-        auto doc = format::parse_json_document(read_text(a.collection_file), a.collection_file);
+        const std::string text = read_text(a.collection_file);
+        auto doc = format::parse_json_document(text, a.collection_file);
+        format::refuse_inexact_integers(text, a.collection_file);
         info = format::collection_info_from_json(doc, a.collection_file, false);
     }
     if (!a.id.empty()) info.id = a.id;
