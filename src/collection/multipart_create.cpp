@@ -13,6 +13,7 @@
 #include "format/create_session.hpp"
 #include "io/parallel.hpp"
 #include "io/staged_output.hpp"
+#include "model/python_str.hpp"
 #include "paths/dataset_names.hpp"
 #include "taco/errors.hpp"
 
@@ -95,17 +96,7 @@ std::optional<std::string> key_of(const Sample& s, const std::string& column) {
     if (column == "type") return std::string(s.is_file() ? "FILE" : "FOLDER");
     const Value* v = s.get(column);
     if (!v || v->is_null()) return std::nullopt;
-    switch (v->type().id()) {
-        case TypeId::String:
-            return v->as_string();
-        case TypeId::Bool:
-            return std::string(v->as_bool() ? "True" : "False");
-        case TypeId::Int32:
-        case TypeId::Int64:
-            return std::to_string(v->as_int());
-        default:
-            return v->to_display();
-    }
+    return model::python_str(*v);  // 100.0, 1e-07, b'ab', 2020-01-01 00:00:00, as tacotoolbox
 }
 
 using Indices = std::vector<size_t>;
