@@ -34,6 +34,36 @@ void check_unique_ids(const std::vector<Sample>& samples) {
     throw SchemaError(msg);
 }
 
+// DuckDB, which writes and reads the level tables, compares column names without ASCII case:
+// "Cloud" beside "cloud" (or "Type" beside the core "type") would pass every check here and
+// fail at create() with a binder error about an internal table. Refused now, naming a sample.
+void check_names_differ_in_more_than_case(const std::vector<ColumnType>& schema,
+                                          const std::vector<Sample>& samples) {
+    auto lower = [](std::string_view name) {
+        std::string out(name);
+        for (char& c : out)
+            if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+        return out;
+    };
+    auto holder = [&](const std::string& name) {
+        for (size_t i = 0; i < samples.size(); ++i)
+            if (samples[i].get(name)) return describe(samples[i], i);
+        return std::string("no sample");
+    };
+    std::unordered_map<std::string, std::string> seen = {{"id", "id"}, {"type", "type"}};
+    for (const ColumnType& c : schema) {
+        const auto [it, inserted] = seen.emplace(lower(c.name), c.name);
+        if (inserted) continue;
+        const bool core = it->second == "id" || it->second == "type";
+        throw SchemaError(
+            "column '" + c.name + "' of " + holder(c.name) + " differs from " +
+            (core ? "the core column '" + it->second + "'"
+                  : "column '" + it->second + "' of " + holder(it->second)) +
+            " only in letter case: DuckDB, which writes and reads the metadata tables, takes them "
+            "for one column. Rename one of them");
+    }
+}
+
 // Strict mode: names and order as the first sample, types compatible (nulls fit any type).
 std::vector<ColumnType> strict_schema(const std::vector<Sample>& samples) {
     const Sample& first = samples.front();
@@ -105,8 +135,10 @@ Tortilla::Tortilla(std::vector<Sample> samples, TortillaOptions options) {
     check_unique_ids(samples);
     if (options.strict_schema) {
         schema_ = strict_schema(samples);
+        check_names_differ_in_more_than_case(schema_, samples);
     } else {
         schema_ = aligned_schema(samples);
+        check_names_differ_in_more_than_case(schema_, samples);  // before every sample has all
         for (auto& s : samples) {
             std::vector<Field> aligned;
             aligned.reserve(schema_.size());

@@ -175,10 +175,10 @@ TEST(TortillaAligned, UnionIsSortedByCodePointAndMissingValuesAreTypedNulls) {
     opt.strict_schema = false;
     Tortilla t({file("s0", {{"b", Value(1)}, {"a_y", Value("s")}, {"c:z", Value(1)}}),
                 file("s1", {{"c", Value(2.0)}, {"a:x", Value(true)}}),
-                file("s2", {{"B", Value::binary("\x01")}, {"c:\xc3\xa9", Value(1)}})},
+                file("s2", {{"Bx", Value::binary("\x01")}, {"c:\xc3\xa9", Value(1)}})},
                opt);
     // ':' (0x3A) < 'B' < '_' (0x5F) < lowercase < non-ASCII; a prefix sorts first
-    const std::vector<std::string> expected = {"B", "a:x", "a_y", "b", "c", "c:z", "c:\xc3\xa9"};
+    const std::vector<std::string> expected = {"Bx", "a:x", "a_y", "b", "c", "c:z", "c:\xc3\xa9"};
     EXPECT_EQ(names(t.schema()), expected);
     for (const auto& s : t.samples()) EXPECT_EQ(names(s.fields()), expected) << s.id();
 
@@ -186,8 +186,8 @@ TEST(TortillaAligned, UnionIsSortedByCodePointAndMissingValuesAreTypedNulls) {
     ASSERT_NE(s1.get("b"), nullptr);
     EXPECT_TRUE(s1.get("b")->is_null());
     EXPECT_EQ(s1.get("b")->type(), DataType::int64());
-    EXPECT_TRUE(s1.get("B")->is_null());
-    EXPECT_EQ(s1.get("B")->type(), DataType::binary());
+    EXPECT_TRUE(s1.get("Bx")->is_null());
+    EXPECT_EQ(s1.get("Bx")->type(), DataType::binary());
     EXPECT_EQ(s1.get("c")->as_double(), 2.0);
     EXPECT_EQ(t[0].get("a_y")->as_string(), "s");
     EXPECT_TRUE(t[0].get("c")->is_null());
@@ -291,4 +291,34 @@ TEST(TortillaShape, TotalSizeSumsEveryFileBelow) {
     EXPECT_EQ(outer.total_size(), 9u);
     Tortilla top({Sample::folder("o", outer)});
     EXPECT_EQ(top.total_size(), 9u);
+}
+
+TEST(TortillaColumnCase, NamesThatDifferOnlyInCaseAreRefusedNamingTheSamples) {
+    // DuckDB takes "Cloud" and "cloud" for one column: create() would fail inside a COPY.
+    std::string msg = error_of<SchemaError>([] {
+        TortillaOptions aligned;
+        aligned.strict_schema = false;
+        Tortilla t({file("a", {{"cloud", Value(1)}}), file("b", {{"Cloud", Value(2)}})}, aligned);
+    });
+    // Aligned: the union is in code-point order ("Cloud" first); each name is found on its sample.
+    EXPECT_TRUE(contains(msg,
+                         "column 'cloud' of sample 'a' (position 0) differs from column "
+                         "'Cloud' of sample 'b' (position 1) only in letter case"))
+        << msg;
+    msg = error_of<SchemaError>([] {
+        Tortilla t({file("a", {{"cloud", Value(1)}, {"CLOUD", Value(2)}})});
+    });
+    EXPECT_TRUE(contains(msg,
+                         "column 'CLOUD' of sample 'a' (position 0) differs from column "
+                         "'cloud' of sample 'a' (position 0)"))
+        << msg;
+    msg = error_of<SchemaError>([] { Tortilla t({file("a", {{"Type", Value("forest")}})}); });
+    EXPECT_TRUE(contains(msg,
+                         "column 'Type' of sample 'a' (position 0) differs from the core "
+                         "column 'type' only in letter case"))
+        << msg;
+    msg = error_of<SchemaError>([] { Tortilla t({file("a", {{"ID", Value(1)}})}); });
+    EXPECT_TRUE(contains(msg, "the core column 'id'")) << msg;
+    Tortilla ok({file("a", {{"cloud", Value(1)}, {"cloud_2", Value(2)}, {"Cloud_3", Value(3)}})});
+    EXPECT_EQ(ok.schema().size(), 3u);
 }
