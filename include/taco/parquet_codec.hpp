@@ -17,4 +17,9 @@ std::string parquet_codec_name(ParquetCodec codec);
 /// the codecs there are otherwise.
 ParquetCodec parse_parquet_codec(const std::string& name);
 
+/// std::invalid_argument (a ValueError in Python) naming `what` unless `level` is a zstd level
+/// DuckDB writes (-131072..22; 3 is zstd's default): checked before anything is written, where
+/// DuckDB would otherwise fail mid-way with a binder error that names neither.
+void check_zstd_level(int level, const std::string& what = "compression_level");
+
 }  // namespace taco

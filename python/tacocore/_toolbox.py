@@ -103,7 +103,9 @@ class Sample:
     def extend_with(self, fields: Union[dict, Any], name: Optional[str] = None) -> "Sample":
         """Adds extension fields: an extension (``STAC``, ``ISTAC``, ``Scaling``, ``Split``, or
         tacotoolbox's own extension objects), a one-row pyarrow Table (its column types kept,
-        nulls included), a dict, or a pydantic model / object with ``model_dump``."""
+        nulls included), a dict, or a pydantic model / object with ``model_dump``, whose fields
+        go under the namespace ``name`` (default: the class name in lower case), as in
+        tacotoolbox: ``extend_with(Weather(temp=1.0), name="day")`` adds ``day:temp``."""
         deferrable = _deferrable  # the common case (a sliced metadata table) first
         if deferrable is not None and type(fields) is deferrable[0]:
             self._extend_with_arrow(fields)
@@ -125,7 +127,17 @@ class Sample:
         if _is_arrow_table(fields):
             self._extend_with_arrow(fields)
         else:
-            for key, value in _as_dict(fields, "extend_with").items():
+            if isinstance(fields, dict):
+                items = fields
+            else:
+                # tacotoolbox's rule for a model that is no extension: its fields under the
+                # namespace ``name``, else its class name in lower case (Weather -> "weather:temp"),
+                # so that two models with the same field names do not overwrite each other.
+                if name is not None and (not isinstance(name, str) or not name):
+                    raise _core.TacoSchemaError(f"extend_with: name must be a non-empty string, not {name!r}")
+                namespace = name or type(fields).__name__.lower()
+                items = {f"{namespace}:{k}": v for k, v in _as_dict(fields, "extend_with").items()}
+            for key, value in items.items():
                 self._native.set(key, value)
         self._descriptions = _described(self._descriptions, texts)
         return self
@@ -511,10 +523,25 @@ class Taco:
             fields["extent"] = _extent_dict(extent)
         for key, value in extensions.items():
             fields[key] = _jsonable(value)
-        self._descriptions = tortilla._field_descriptions()
-        self._native = _core.Taco(tortilla._native, _collection_text(fields), self._descriptions)
-        self.tortilla = tortilla
         self._fields = fields
+        self.tortilla = tortilla
+        self._built_from = None
+        self._current()  # validates now, as tacotoolbox's Taco does
+
+    def _current(self) -> "_core.Taco":
+        """The native Taco of ``self.tortilla`` as it is now. tacotoolbox reads its tortilla when
+        it writes, so a tortilla extended (or replaced) after this Taco was made must count:
+        its columns would otherwise be dropped without a word. Rebuilt (and validated again)
+        only when the tortilla's native tree changed."""
+        tortilla = self.tortilla
+        if not isinstance(tortilla, Tortilla):
+            raise _core.TacoSchemaError(f"Taco: tortilla must be a Tortilla, not {type_name(tortilla)}")
+        if tortilla._native is not self._built_from:
+            descriptions = tortilla._field_descriptions()
+            self._native = _core.Taco(tortilla._native, _collection_text(self._fields), descriptions)
+            self._descriptions = descriptions
+            self._built_from = tortilla._native
+        return self._native
 
     def extend_with(self, extension: Any) -> "Taco":
         """Adds TACO-level keys to COLLECTION.json: an extension (``OpticalData``, ``Labels``,
@@ -534,7 +561,7 @@ class Taco:
             if key in _COLLECTION_FIELDS:
                 raise _core.TacoSchemaError(f"Taco.extend_with: '{key}' is a core COLLECTION field, not an extension")
             fields[key] = _jsonable(value)
-        self._native = _core.Taco(self.tortilla._native, _collection_text(fields), self._descriptions)
+        self._native = _core.Taco(self._current().tortilla, _collection_text(fields), self._descriptions)
         self._fields = fields
         return self
 
@@ -542,12 +569,14 @@ class Taco:
         fields = self.__dict__.get("_fields", {})
         if name in fields:
             return fields[name]
+        if name == "extent" and "_built_from" in self.__dict__:
+            return self.collection["extent"]  # computed from the samples, as it will be written
         raise AttributeError(name)
 
     @property
     def collection(self) -> dict:
         """The COLLECTION.json document this dataset will be written with."""
-        return json.loads(self._native.collection_json())
+        return json.loads(self._current().collection_json())
 
     def export_metadata(self) -> Any:
         """The COLLECTION.json document as a 1-row pyarrow Table, one column per top-level key
@@ -555,15 +584,16 @@ class Taco:
         import pyarrow as pa
         return pa.Table.from_pylist([self.collection])
 
-    # Pickling: the validated root tree (the native one: a Tortilla extended after this Taco was
-    # made does not count) and the COLLECTION fields; unpickling validates again.
+    # Pickling: the validated root tree as the tortilla is now (extensions added after this Taco
+    # was made included) and the COLLECTION fields; unpickling validates again.
     def __getstate__(self) -> dict:
-        return {"root": self._native.tortilla, "fields": self._fields, "descriptions": self._descriptions}
+        return {"root": self._current().tortilla, "fields": self._fields, "descriptions": self._descriptions}
 
     def __setstate__(self, state: dict) -> None:
         self._descriptions = state.get("descriptions") or {}
         self._native = _core.Taco(state["root"], json.dumps(state["fields"]), self._descriptions)
         self.tortilla = Tortilla._wrap(state["root"])
+        self._built_from = self.tortilla._native
         self._fields = state["fields"]
 
 
@@ -612,7 +642,7 @@ def create(taco: Taco, output: Union[str, os.PathLike], output_format: str = "au
         columns = list(group_by)
     else:
         raise _core.TacoSchemaError(f"group_by must be a column name or a non-empty list of names, not {group_by!r}")
-    native = taco._native
+    native = taco._current()
     if stats or stats_classes is not None:
         native = _with_stats(taco, stats_classes, stats_threads, stats_skip_unreadable)
     summary = _core.create(native, os.fspath(output), output_format, overwrite, compression_level,
@@ -636,7 +666,7 @@ def _with_stats(taco: Taco, classes: Optional[Sequence[int]], threads: Any, skip
     values = _geostats._classes(categorical, classes)
     if categorical and not values:
         raise _core.TacoSchemaError("stats_classes is empty; give the class values, e.g. [0, 1, 2]")
-    tortilla, skipped = _core.tortilla_with_geotiff_stats(taco._native.tortilla, categorical, values, threads,
+    tortilla, skipped = _core.tortilla_with_geotiff_stats(taco._current().tortilla, categorical, values, threads,
                                                           bool(skip_unreadable))
     for message in skipped:
         warnings.warn(f"geotiff:stats skipped {message}", stacklevel=3)

@@ -16,6 +16,7 @@
 #include "query/vsi_path.hpp"
 #include "taco/convert.hpp"
 #include "taco/errors.hpp"
+#include "taco/parquet_codec.hpp"
 #include "taco/validate.hpp"
 
 namespace fs = std::filesystem;
@@ -59,6 +60,7 @@ uint64_t known_bytes(const convert::ExportTree& tree) {
 ExportResult run_export(const Dataset& view, const fs::path& requested_output,
                         const ExportOptions& options, const convert::RootSelection& roots,
                         bool keep_collection, bool subset = true) {
+    check_zstd_level(options.compression_level);
     query::DatasetContext& ctx = *convert::DatasetAccess::context(view);
     const std::string name = view.path().string();
     // The same naming rule as create's (format/output_target.hpp).

@@ -12,6 +12,7 @@
 #include "model/python_json.hpp"
 #include "paths/dataset_names.hpp"
 #include "taco/errors.hpp"
+#include "taco/parquet_codec.hpp"
 #include "taco/writer.hpp"
 
 namespace fs = std::filesystem;
@@ -58,6 +59,7 @@ void collect_inputs(const Tortilla& tortilla, std::vector<fs::path>& out) {
 }  // namespace
 
 CreateResult create(const Taco& taco, const fs::path& output, const CreateOptions& options) {
+    check_zstd_level(options.compression_level);
     if (options.split_size > 0 || !options.group_by.empty()) {
         return collection::create_parts(taco, paths::without_trailing_slashes(output.string()),
                                         options);

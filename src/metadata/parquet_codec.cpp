@@ -28,4 +28,12 @@ ParquetCodec parse_parquet_codec(const std::string& name) {
                                 "'; expected lz4_raw (the default) or zstd");
 }
 
+void check_zstd_level(int level, const std::string& what) {
+    if (level >= -131072 && level <= 22) return;
+    throw std::invalid_argument(what +
+                                " must be a zstd level from -131072 to 22 (3 is zstd's "
+                                "default), not " +
+                                std::to_string(level));
+}
+
 }  // namespace taco

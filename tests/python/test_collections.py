@@ -5,6 +5,7 @@ and every refusal (missing part, index past a part's end)."""
 
 from __future__ import annotations
 
+import datetime
 import os
 import shutil
 import subprocess
@@ -494,3 +495,46 @@ def test_tacollection_names_the_column_whose_type_differs(tmp_path, make_taco):
         tacocore.create_tacollection(parts, tmp_path / "ds")
     message = str(info.value)
     assert "taco:field_schema level0: column 'cloud' is string here, double in the first part" in message, message
+
+
+@pytest.mark.parametrize("values", [
+    [b"ab", b"cd", b"xyz", b"ab"],
+    [100.0, 1e-07, 2.5, 100.0],
+    [datetime.datetime(2020, 1, 1), datetime.datetime(2020, 1, 1, 12, 30),
+     datetime.datetime(2021, 5, 6, 0, 0, 0, 500000), datetime.datetime(2020, 1, 1)],
+    [datetime.date(2020, 1, 1), datetime.date(2020, 1, 2), datetime.date(2021, 1, 1),
+     datetime.date(2020, 1, 1)],
+    [True, False, False, True],
+], ids=["bytes", "floats", "timestamps", "dates", "bools"])
+def test_group_by_names_parts_as_the_reference_for_every_value_type(tmp_path, values):
+    # Before: bytes of one length shared a part ("<2 bytes>"), floats and times had other names.
+    src = tmp_path / "src"
+    src.mkdir()
+    files = []
+    for i in range(len(values)):
+        (src / f"f{i}.bin").write_bytes(bytes([i]) * 10)
+        files.append(src / f"f{i}.bin")
+
+    def build(Sample, Tortilla, Taco):
+        samples = []
+        for i, f in enumerate(files):
+            s = Sample(id=f"f{i}", path=f)
+            s.extend_with({"key": values[i]})
+            samples.append(s)
+        return Taco(tortilla=Tortilla(samples=samples), id="groups", dataset_version="1.0.0",
+                    description="groups", licenses=["CC-BY-4.0"], providers=[{"name": "p"}],
+                    tasks=["other"])
+
+    import tacotoolbox
+    from tacotoolbox.datamodel import Sample, Taco, Tortilla
+
+    ours = tacocore.create(build(tacocore.Sample, tacocore.Tortilla, tacocore.Taco),
+                           tmp_path / "ours" / "ds.tacozip", group_by="key")
+    theirs = tacotoolbox.create(build(Sample, Tortilla, Taco), tmp_path / "theirs" / "ds.tacozip",
+                                group_by="key")
+    assert len(ours) == len(set(values))
+    assert sorted(p.name for p in ours) == sorted(Path(p).name for p in theirs)
+    for p in ours:
+        mine = tacocore.load(str(p)).data.to_arrow().column("id").to_pylist()
+        ref = tacocore.load(str(tmp_path / "theirs" / p.name)).data.to_arrow().column("id").to_pylist()
+        assert mine == ref

@@ -90,8 +90,34 @@ def test_sample_extend_with_pydantic_like_object():
         def model_dump(self):
             return {"a": 1, "b": "x"}
 
+    # tacotoolbox's rule: the fields under the class name in lower case, or under `name`, so
+    # that two models with the same fields do not overwrite each other.
     s = tacocore.Sample("a", b"1").extend_with(Model())
-    assert s.metadata == {"a": 1, "b": "x"}
+    assert s.metadata == {"model:a": 1, "model:b": "x"}
+    s.extend_with(Model(), name="day").extend_with(Model(), name="night")
+    assert s.metadata == {"model:a": 1, "model:b": "x", "day:a": 1, "day:b": "x",
+                          "night:a": 1, "night:b": "x"}
+    with pytest.raises(tacocore.TacoSchemaError, match="name must be a non-empty string"):
+        s.extend_with(Model(), name="")
+    # A dict is taken as it is (tacotoolbox ignores name there too).
+    assert tacocore.Sample("b", b"1").extend_with({"k": 2}, name="x").metadata == {"k": 2}
+
+
+def test_sample_extend_with_pydantic_models_match_tacotoolbox():
+    import pydantic
+    from tacotoolbox.datamodel import Sample as RefSample
+
+    class Weather(pydantic.BaseModel):
+        temp: float = 0.0
+
+    ours, theirs = tacocore.Sample("a", b"1"), RefSample(id="a", path=b"1")
+    for s in (ours, theirs):
+        s.extend_with(Weather(temp=1.0), name="day")
+        s.extend_with(Weather(temp=2.0), name="night")
+        s.extend_with(Weather(temp=3.0))
+    # (tacotoolbox's export_metadata leaves such fields out; they are the model's extra fields)
+    ref = dict(theirs.model_extra)
+    assert ours.metadata == ref == {"day:temp": 1.0, "night:temp": 2.0, "weather:temp": 3.0}
 
 
 def test_sample_accepts_tacotoolbox_temp_dir(tmp_path):
@@ -526,3 +552,42 @@ def test_extend_with_one_row_tables_of_alternating_schemas_keeps_each_schema(tmp
     table = tacocore.load(tacocore.create(taco, tmp_path / "a.tacozip")[0]).data.to_arrow()
     types = dict(arrow_types(table))
     assert (types["f"], types["i"], types["l"]) == ("float", "int32", "list<l: float>")
+
+
+def test_taco_reads_its_tortilla_as_it_is_when_written(tmp_path):
+    # tacotoolbox's order: build the Taco, then extend its tortilla. The columns count, with
+    # their descriptions (before: dropped without a word, though export_metadata showed them).
+    t = tacocore.Tortilla([tacocore.Sample(id=f"s{i}", path=b"x") for i in range(3)])
+    taco = tacocore.Taco(tortilla=t, **COLLECTION_DEFAULTS)
+    assert taco.extent == {"spatial": [-180.0, -90.0, 180.0, 90.0], "temporal": None}
+    t.extend_with(pa.table({"k": [1, 2, 3]}))
+    taco.tortilla.extend_with({"region": ["a", "b", "a"]})
+    names = [f[0] for f in taco.collection["taco:field_schema"]["level0"]]
+    assert "k" in names and "region" in names
+    out = tacocore.create(taco, tmp_path / "x.tacozip", group_by="region")
+    assert sorted(p.name for p in out) == ["x_a.tacozip", "x_b.tacozip"]
+    got = tacocore.load(str(tmp_path)).data.to_arrow()
+    assert sorted(got.column("k").to_pylist()) == [1, 2, 3]
+    import pickle
+    assert "k" in [f[0] for f in pickle.loads(pickle.dumps(taco)).collection["taco:field_schema"]["level0"]]
+    # A tortilla changed so that it no longer fits is refused when the Taco is used.
+    taco.tortilla = "not a tortilla"
+    with pytest.raises(tacocore.TacoSchemaError, match="must be a Tortilla"):
+        taco.collection
+
+
+def test_columns_differing_only_in_case_are_refused_at_the_tortilla(tmp_path):
+    with pytest.raises(tacocore.TacoSchemaError,
+                       match="'Type' of sample 'a' .position 0. differs from the core column 'type'"):
+        tacocore.Tortilla([tacocore.Sample(id="a", path=b"x", Type="forest")])
+    samples = [tacocore.Sample(id="a", path=b"x", cloud=1), tacocore.Sample(id="b", path=b"x", Cloud=2)]
+    with pytest.raises(tacocore.TacoSchemaError, match="only in letter case"):
+        tacocore.Tortilla(samples, strict_schema=False)
+
+
+def test_compression_level_out_of_range_is_a_value_error_before_writing(tmp_path):
+    taco = tacocore.Taco(tortilla=tacocore.Tortilla([tacocore.Sample(id="a", path=b"x")]),
+                         **COLLECTION_DEFAULTS)
+    with pytest.raises(ValueError, match="compression_level must be a zstd level from -131072 to 22"):
+        tacocore.create(taco, tmp_path / "x.tacozip", level_codec="zstd", compression_level=99)
+    assert list(tmp_path.iterdir()) == []
