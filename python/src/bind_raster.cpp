@@ -18,7 +18,12 @@ using namespace nb::literals;
 
 namespace {
 
-nb::object to_numpy(raster::Raster&& r) {
+// A memoryview over the decoded buffer (which it owns); the Python side makes it a numpy array
+// (numpy.asarray, no copy). Not nanobind's numpy export: that calls numpy from inside a noexcept
+// function, and a daemon thread that Python ends there at interpreter exit (pthread_exit while
+// taking the GIL back) aborts the process ("terminate called without an active exception").
+// Outside every C++ frame, the same ending unwinds cleanly.
+nb::object to_buffer(raster::Raster&& r) {
     auto* owner = new std::vector<uint8_t>(std::move(r.data));
     nb::capsule free_when_done(
         owner, [](void* p) noexcept { delete static_cast<std::vector<uint8_t>*>(p); });
@@ -35,7 +40,7 @@ nb::object to_numpy(raster::Raster&& r) {
     else
         dt = {static_cast<uint8_t>(nb::dlpack::dtype_code::Int),
               static_cast<uint8_t>(r.element_size * 8), 1};
-    nb::ndarray<nb::numpy> arr(owner->data(), 3, shape, free_when_done, nullptr, dt);
+    nb::ndarray<nb::memview> arr(owner->data(), 3, shape, free_when_done, nullptr, dt);
     return nb::cast(arr);
 }
 
@@ -63,10 +68,11 @@ void bind_raster(nb::module_& m) {
                 GilRelease release;
                 r = raster::decode(path.string());
             }
-            return to_numpy(std::move(r));
+            return to_buffer(std::move(r));
         },
         "path"_a,
-        "Decodes a raster (any GDAL path) to a numpy array shaped (bands, height, width).");
+        "Decodes a raster (any GDAL path) to a memoryview shaped (bands, height, width) that "
+        "numpy.asarray makes an array without a copy.");
 
     m.def(
         "read_arrays",
@@ -76,11 +82,12 @@ void bind_raster(nb::module_& m) {
             std::vector<raster::Raster> rs = call_interruptible(
                 [&] { return raster::decode_many(paths, threads, &stop); }, [&] { stop = true; });
             nb::list out;
-            for (auto& r : rs) out.append(to_numpy(std::move(r)));
+            for (auto& r : rs) out.append(to_buffer(std::move(r)));
             return out;
         },
         "paths"_a, "threads"_a = 0,
-        "Decodes many rasters in parallel (threads=0: all cores), in input order.");
+        "Decodes many rasters in parallel (threads=0: all cores), in input order: memoryviews "
+        "as read_array.");
 
     nb::class_<raster::DecodeAhead>(m, "DecodeAhead",
                                     "An iterator of numpy arrays decoded on native threads, a "
@@ -101,7 +108,7 @@ void bind_raster(nb::module_& m) {
                         GilRelease release;
                         r = it.next(kSignalPoll);
                     }
-                    if (r) return to_numpy(std::move(*r));
+                    if (r) return to_buffer(std::move(*r));
                     if (PyErr_CheckSignals() != 0) throw nb::python_error();
                 }
             },

@@ -199,6 +199,15 @@ def _read_fallback(link: _FrameLink, key: Any, child: Any = None):
     return frame
 
 
+def _as_array(view: Any) -> Any:
+    """A decoded raster as a numpy array over the native buffer (no copy). The native side
+    returns a memoryview and numpy is called here, in Python: called from inside the native
+    function, a daemon thread ended there at interpreter exit aborted the process
+    (python/src/bind_raster.cpp)."""
+    import numpy
+    return numpy.asarray(view)
+
+
 def _threads(name: str, threads: Any) -> int:
     """A ``threads=`` argument: None or 0 = every core; a whole number >= 0."""
     if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 0):
@@ -505,14 +514,14 @@ class TacoDataFrame:
     def read_array(self, key: Union[int, str]):
         """A FILE sample decoded by GDAL into a numpy array (bands, height, width)."""
         self._check_open()
-        return _core.read_array(self._file_path(key))
+        return _as_array(_core.read_array(self._file_path(key)))
 
     def read_arrays(self, keys: Iterable[Union[int, str]], threads: Optional[int] = None) -> list:
         """Many FILE samples decoded in parallel (``threads`` defaults to all cores), in order."""
         self._check_open()
         threads = _threads("read_arrays", threads)
         paths = [self._file_path(k) for k in keys]
-        return _core.read_arrays(paths, threads)
+        return [_as_array(view) for view in _core.read_arrays(paths, threads)]
 
     def iter_arrays(self, keys: Iterable[Union[int, str]], threads: Optional[int] = None) -> Iterator[Any]:
         """Many FILE samples decoded on ``threads`` threads (None or 0: every core), yielded one
@@ -535,9 +544,9 @@ class TacoDataFrame:
         if paths:
             # As every other read: once the dataset is closed, the next array raises (what is
             # already decoding ahead is dropped).
-            for array in _core.DecodeAhead(paths, threads, 2 * threads):
+            for view in _core.DecodeAhead(paths, threads, 2 * threads):
                 self._check_open()
-                yield array
+                yield _as_array(view)
         if error is not None:
             raise error
 

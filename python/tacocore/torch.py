@@ -189,7 +189,7 @@ class _Reader:
                 out[k] = batch[k]
                 continue
             try:  # another shape or type: decoded on its own, not part of the batch tensor
-                out[k] = torch.from_numpy(_core.read_array(paths[k]))
+                out[k] = torch.from_numpy(np.asarray(_core.read_array(paths[k])))
             except _core.TacoError as exc:
                 self._failed(indices[k], str(exc))
         return out
