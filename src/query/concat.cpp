@@ -159,15 +159,31 @@ std::vector<ColumnType> resolve_columns(const std::vector<Dataset>& inputs,
     return out;
 }
 
-// The first input's collection with every taco:pit_schema count summed over the inputs.
-format::CollectionDocument summed_collection(const std::vector<Dataset>& inputs) {
+// The counts of a view keeping `kept` of its dataset's root samples: every count scaled by
+// kept / root n (exact for a PIT, where every root sample has the same subtree), as the Python
+// package's pit_schema of a view.
+PitSchema scaled_pit(PitSchema pit, uint64_t kept) {
+    const uint64_t total = pit.root_n;
+    pit.root_n = kept;
+    for (auto& patterns : pit.hierarchy)
+        for (auto& p : patterns)
+            p.n = total > 0
+                      ? static_cast<uint64_t>((static_cast<unsigned __int128>(p.n) * kept) / total)
+                      : 0;
+    return pit;
+}
+
+// The first input's collection with every taco:pit_schema count summed over the inputs' views
+// (`pits`: a filtered input counts the samples it keeps, not its whole dataset).
+format::CollectionDocument summed_collection(const std::vector<Dataset>& inputs,
+                                             const std::vector<PitSchema>& pits) {
     format::CollectionDocument doc;
     doc.text = inputs[0].collection_json();
     doc.info = inputs[0].info();
-    doc.pit = inputs[0].pit_schema();
+    doc.pit = pits[0];
     doc.fields = inputs[0].field_schema();
     for (size_t k = 1; k < inputs.size(); ++k) {
-        const PitSchema& other = inputs[k].pit_schema();
+        const PitSchema& other = pits[k];
         doc.pit.root_n += other.root_n;
         for (size_t d = 0; d < doc.pit.hierarchy.size(); ++d)
             for (size_t i = 0; i < doc.pit.hierarchy[d].size(); ++i)
@@ -234,7 +250,14 @@ Dataset concat(const std::vector<Dataset>& inputs, ColumnMode mode) {
     ctx->source.format = first.format();
     ctx->source.vsi_root = "<concatenated>";
     ctx->source.levels = first.ctx_->source.levels;
-    ctx->source.collection = summed_collection(inputs);
+    std::vector<PitSchema> pits;
+    for (const Dataset& d : inputs) {
+        // A view of a filter keeps fewer samples than its COLLECTION.json counts.
+        pits.push_back(d.view_sql_ == "SELECT * FROM level0"
+                           ? d.pit_schema()
+                           : scaled_pit(d.pit_schema(), d.count()));
+    }
+    ctx->source.collection = summed_collection(inputs, pits);
     const size_t levels = first.level_count();
 
     std::lock_guard lock(ctx->db_mutex);

@@ -123,3 +123,18 @@ def test_refusals(fixture_paths):
         tacocore.concat([flat_zip, flat_zip.sql("SELECT id, type FROM data")])
     with pytest.raises(TypeError, match="TacoDataset"):
         tacocore.concat([flat_zip, fixture_paths["reader-zip-flat"]])
+
+
+def test_concat_counts_what_filtered_inputs_keep(fixture_paths):
+    # The pit counts of a filtered input are the samples it keeps (before: its whole dataset's,
+    # so pit_schema and repr said 10 where data had 7 rows; tacoreader says 7).
+    flat = fixture_paths["reader-zip-flat"]
+    c = tacocore.concat([tacocore.load(flat).filter_datetime("2023-01-01/2023-01-31"),
+                         tacocore.load(flat)])
+    assert c.pit_schema.root["n"] == len(c.data) == 7
+    assert "Level 0: 7 rows" in repr(c)
+    nested = fixture_paths["reader-zip-nested"]
+    c = tacocore.concat([tacocore.load(nested).filter_bbox(-180, -90, 0, 90), tacocore.load(nested)])
+    pit = c.pit_schema.to_dict()
+    assert pit["root"]["n"] == len(c.data) == 5
+    assert sum(p["n"] for p in pit["hierarchy"]["1"]) == 15  # 3 children under each root
