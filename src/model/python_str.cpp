@@ -48,44 +48,16 @@ std::string python_float(double v) {
     return out + exp;
 }
 
-// repr() of bytes: b'...' (b"..." when there is a ' and no "), \t \n \r \\ and the quote
-// escaped, other bytes outside printable ASCII as \xNN.
-std::string python_bytes(std::string_view bytes) {
+// repr() of bytes (b'...') or of text ('...'): double quotes when there is a ' and no ",
+// backslash and the quote escaped, \t \n \r, other control bytes as \xNN; bytes also escape
+// everything outside printable ASCII, text keeps its UTF-8 characters as they are.
+std::string python_quoted(std::string_view s, bool bytes) {
     const bool double_quote =
-        bytes.find('\'') != std::string_view::npos && bytes.find('"') == std::string_view::npos;
+        s.find('\'') != std::string_view::npos && s.find('"') == std::string_view::npos;
     const char quote = double_quote ? '"' : '\'';
-    std::string out = "b";
+    std::string out = bytes ? "b" : "";
     out += quote;
-    for (const char ch : bytes) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (c == '\\' || c == static_cast<unsigned char>(quote)) {
-            out += '\\';
-            out += ch;
-        } else if (c == '\t') {
-            out += "\\t";
-        } else if (c == '\n') {
-            out += "\\n";
-        } else if (c == '\r') {
-            out += "\\r";
-        } else if (c < 0x20 || c >= 0x7f) {
-            char hex[8];
-            std::snprintf(hex, sizeof hex, "\\x%02x", c);
-            out += hex;
-        } else {
-            out += ch;
-        }
-    }
-    return out + quote;
-}
-
-// repr() of str: '...' (or "..." when there is a ' and no "), backslash and the quote escaped,
-// control characters as \t \n \r or \xNN; other characters (UTF-8) as they are.
-std::string python_text_repr(std::string_view text) {
-    const bool double_quote =
-        text.find('\'') != std::string_view::npos && text.find('"') == std::string_view::npos;
-    const char quote = double_quote ? '"' : '\'';
-    std::string out(1, quote);
-    for (const char ch : text) {
+    for (const char ch : s) {
         const auto c = static_cast<unsigned char>(ch);
         if (c == '\\' || ch == quote) {
             out += '\\';
@@ -96,7 +68,7 @@ std::string python_text_repr(std::string_view text) {
             out += "\\n";
         } else if (c == '\r') {
             out += "\\r";
-        } else if (c < 0x20 || c == 0x7f) {
+        } else if (c < 0x20 || c == 0x7f || (bytes && c > 0x7f)) {
             char hex[8];
             std::snprintf(hex, sizeof hex, "\\x%02x", c);
             out += hex;
@@ -121,7 +93,7 @@ std::string python_datetime(int64_t micros, bool zoned) {
 std::string python_repr(const Value& v) {
     // Dates, times and decimals inside a list would print their class (datetime.datetime(2020,
     // 1, 1, 0, 0)); their str() names a part as well and reads better.
-    if (!v.is_null() && v.type().id() == TypeId::String) return python_text_repr(v.as_string());
+    if (!v.is_null() && v.type().id() == TypeId::String) return python_quoted(v.as_string(), false);
     return python_str(v);
 }
 
@@ -140,7 +112,7 @@ std::string python_str(const Value& v) {
         case TypeId::Decimal:
             return v.as_string();
         case TypeId::Binary:
-            return python_bytes(v.as_string());
+            return python_quoted(v.as_string(), true);
         case TypeId::Timestamp:
             return python_datetime(v.as_int(), false);
         case TypeId::TimestampTz:
@@ -157,7 +129,7 @@ std::string python_str(const Value& v) {
         case TypeId::Struct: {
             std::string out = "{";
             for (size_t i = 0; i < v.as_list().size(); ++i) {
-                out += (i ? ", " : "") + python_text_repr(v.type().field_name(i)) + ": " +
+                out += (i ? ", " : "") + python_quoted(v.type().field_name(i), false) + ": " +
                        python_repr(v.as_list()[i]);
             }
             return out + "}";
