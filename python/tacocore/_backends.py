@@ -468,7 +468,12 @@ class TacoDataFrame:
             result = self._native.read(position)
             return result if isinstance(result, str) else self._child(self.__class__._wrap_native(result))
         if row.get("type") == "FILE":
-            return row.get("internal:gdal_vsi")
+            vsi = row.get("internal:gdal_vsi")
+            if vsi is None:  # tacoreader: KeyError 'internal:gdal_vsi'; None would pass silently
+                raise TacoNavigationError(
+                    f"sample {key!r}: this frame kept neither 'id' nor 'internal:gdal_vsi', so its "
+                    "file cannot be found; keep one of them in the selection")
+            return vsi
         if row.get("type") != "FOLDER":
             raise TacoNavigationError(f"sample {key!r}: type {row.get('type')!r} is neither FILE nor FOLDER")
         vsi = row.get("internal:gdal_vsi")

@@ -358,3 +358,14 @@ def test_read_binding_follows_the_frame(fixture_paths):
     assert "read" not in vars(mine)
     assert mine.read(2).read("item_0") == expected
     assert Counting.calls == 2  # the child is a Counting too, and its read is the override
+
+
+@pytest.mark.parametrize("backend", ["polars", "pandas"])
+def test_read_of_a_selection_without_id_or_path_raises(fixture_paths, backend):
+    # tacoreader raises (KeyError 'internal:gdal_vsi'); this returned None for a FILE row.
+    data = tacocore.load(fixture_paths["reader-zip-flat"], backend=backend).data
+    kept = data.select(["type", "cloud_cover"]) if backend == "polars" else data[["type", "cloud_cover"]]
+    with pytest.raises(tacocore.TacoNavigationError, match="kept neither 'id' nor 'internal:gdal_vsi'"):
+        kept.read(0)
+    by_id = data.select(["id", "type"]) if backend == "polars" else data[["id", "type"]]
+    assert by_id.read(1) == data.read(1)
