@@ -341,6 +341,11 @@ class Tortilla:
 
     def __init__(self, samples: Sequence[Sample], pad_to: Optional[int] = None, strict_schema: bool = True) -> None:
         if not isinstance(samples, (list, tuple)):
+            # A lone Sample is iterable (its metadata, through __getitem__): named, not iterated.
+            if isinstance(samples, (Sample, str, bytes, dict)) or not hasattr(samples, "__iter__"):
+                raise _core.TacoSchemaError(
+                    f"Tortilla: samples must be a list of Samples, not {type_name(samples)}"
+                    + (" (wrap it: Tortilla([sample]))" if isinstance(samples, Sample) else ""))
             samples = list(samples)
         for i, s in enumerate(samples):
             if not isinstance(s, Sample):

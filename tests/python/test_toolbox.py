@@ -591,3 +591,12 @@ def test_compression_level_out_of_range_is_a_value_error_before_writing(tmp_path
     with pytest.raises(ValueError, match="compression_level must be a zstd level from -131072 to 22"):
         tacocore.create(taco, tmp_path / "x.tacozip", level_codec="zstd", compression_level=99)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_tortilla_of_a_lone_sample_names_the_mistake():
+    s = tacocore.Sample(id="a", path=b"x", x=1)
+    with pytest.raises(tacocore.TacoSchemaError, match=r"list of Samples, not Sample \(wrap it"):
+        tacocore.Tortilla(s)
+    with pytest.raises(tacocore.TacoSchemaError, match="list of Samples, not int"):
+        tacocore.Tortilla(3)
+    assert len(tacocore.Tortilla(iter([s])).samples) == 1  # any other iterable of Samples
