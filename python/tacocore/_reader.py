@@ -218,9 +218,10 @@ class TacoDataset(FlatMixin, SpaceTimeMixin, StatsMixin):
                        doc="The files behind the dataset (every input of a concatenation).")
 
     @property
-    def extent(self) -> Optional[dict]:
-        """COLLECTION ``extent``: {"spatial": [w, s, e, n], "temporal": [start, end] or None}."""
-        return self._collection.get("extent")
+    def extent(self) -> dict:
+        """COLLECTION ``extent``: {"spatial": [w, s, e, n], "temporal": [start, end] or None};
+        ``{}`` when the document has none, as tacoreader (so ``ds.extent.get(...)`` works)."""
+        return self._collection.get("extent", {})
 
     @property
     def collection(self) -> dict:

@@ -224,3 +224,17 @@ def test_validate(demo_datasets, fixture_paths):
     assert findings and all(set(f) == {"severity", "code", "location", "message"} for f in findings)
     assert {f["code"] for f in findings} == {"zip.offset-mismatch"}
     assert all(f["location"].startswith("METADATA/level1.parquet") for f in findings)
+
+
+def test_extent_is_an_empty_dict_when_the_collection_has_none(fixture_paths, tmp_path):
+    # tacoreader gives {} (collection.get("extent", {})), so ds.extent.get(...) works in scripts.
+    import json
+    import shutil
+    folder = tmp_path / "flat"
+    shutil.copytree(fixture_paths["reader-folder-flat"], folder)
+    doc = json.loads((folder / "COLLECTION.json").read_text())
+    del doc["extent"]
+    (folder / "COLLECTION.json").write_text(json.dumps(doc))
+    ds = tacocore.load(str(folder))
+    assert ds.extent == {} and ds.extent.get("spatial") is None
+    assert tacocore.load(fixture_paths["reader-folder-flat"]).extent["spatial"]
