@@ -50,7 +50,10 @@ def test_paired_reader_benchmark_runs():
     doc = json.loads(proc.stdout)
     assert len(doc["tacocore_seconds"]) == 2 and len(doc["tacoreader_seconds"]) == 2
     assert doc["tacocore_median"] > 0 and doc["tacoreader_median"] > 0
-    assert doc["ratio_of_medians"] == pytest.approx(doc["tacoreader_median"] / doc["tacocore_median"], rel=0.02)
+    # The script rounds the medians to 4 decimals and the ratio to 2: on this tiny fixture the
+    # medians are milliseconds, so the rounding alone can move the recomputed ratio by a few %.
+    ratio = doc["tacoreader_median"] / doc["tacocore_median"]
+    assert doc["ratio_of_medians"] == pytest.approx(ratio, rel=0.05, abs=0.01)
 
 
 def test_spacetime_benchmark_runs(tmp_path):
