@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <iostream>
 
 #include "commands.hpp"
@@ -14,6 +15,9 @@ namespace {
 
 bool g_json = false;
 std::string g_path;
+// The one failure a run reports: claimed by the command's own report or by the signal watcher
+// when the grace period ends, whichever comes first.
+std::atomic<bool> g_failure_claimed{false};
 
 }  // namespace
 
@@ -38,7 +42,12 @@ void report_warning(std::string_view source, std::string_view raw_message) {
     std::cerr << j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
 }
 
+bool claim_failure_report() noexcept {
+    return !g_failure_claimed.exchange(true);
+}
+
 int report_error(const std::string& raw_message, const std::string& kind, int exit_code) {
+    if (!claim_failure_report()) return exit_code;  // the other reporter said it already
     const std::string message = paths::display_text(raw_message);
     if (!g_json) {
         std::cerr << "taco: error: " << message << "\n";

@@ -37,7 +37,9 @@ void watch_signals(sigset_t set) {
     const timespec grace{kGraceSeconds, 0};
     sigtimedwait(&set, nullptr, &grace);  // a second signal, or the grace period, ends the wait
     taco::io::remove_pending_staging();
-    std::cerr << "taco: interrupted\n";
+    // Said once, in the command's format (JSON under --json): a command that already reported
+    // its interruption and is still unwinding is not reported twice.
+    taco::cli::report_error("interrupted", "Interrupted", 128 + sig);
     ::_exit(128 + sig);
 }
 
