@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <vector>
@@ -13,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "convert/dataset_access.hpp"
+#include "io/stable_hash.hpp"
 #include "io/staged_output.hpp"
 #include "model/time_format.hpp"
 #include "taco/catalog.hpp"
@@ -73,11 +73,9 @@ std::string item_file_name(const std::string& id) {
     }
     constexpr size_t kMaxStem = 250;  // NAME_MAX 255 with ".json"
     if (name.size() > kMaxStem) {
-        uint64_t h = 1469598103934665603ull;  // FNV-1a 64 of the id
-        for (const char ch : id) h = (h ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
-        char tail[20];
-        std::snprintf(tail, sizeof tail, "~~%016llx", static_cast<unsigned long long>(h));
-        const size_t keep = *std::prev(std::upper_bound(cuts.begin(), cuts.end(), kMaxStem - 18));
+        const std::string tail = "~~" + io::stable_hash_hex(id);  // 18 characters
+        const size_t keep =
+            *std::prev(std::upper_bound(cuts.begin(), cuts.end(), kMaxStem - tail.size()));
         name = name.substr(0, keep) + tail;
     }
     return name + ".json";
@@ -208,8 +206,8 @@ CatalogResult export_stac(const Dataset& view, const fs::path& out_dir, bool ove
              {{"rel", "parent"}, {"href", "../collection.json"}, {"type", "application/json"}},
              {{"rel", "root"}, {"href", "../collection.json"}, {"type", "application/json"}}});
         item["collection"] = view.id();
-        write_json(staged.staging() / "items" / item_file_name(id), item);
         const std::string file = item_file_name(id);
+        write_json(staged.staging() / "items" / file, item);
         collection["links"].push_back(
             {{"rel", "item"}, {"href", "./items/" + file}, {"type", "application/json"}});
         ++result.items;

@@ -64,7 +64,8 @@ struct InexactIntegerFinder : nlohmann::json_sax<OrderedJson> {
 }  // namespace
 
 void refuse_inexact_integers(const std::string& text, const std::string& source) {
-    // Cheap test first: only a run of 20+ digits can pass 64 bits.
+    // Cheap test first: only a run of 19 or more digits can pass 64 bits (20 above uint64's
+    // maximum, 19 below int64's minimum).
     size_t run = 0;
     bool long_run = false;
     for (const char c : text) {

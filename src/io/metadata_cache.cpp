@@ -1,4 +1,5 @@
 #include "io/metadata_cache.hpp"
+#include "io/stable_hash.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -18,16 +19,9 @@ namespace {
 constexpr std::string_view kMagic = "TACOCORE-METADATA-CACHE 1\n";
 constexpr std::string_view kSuffix = ".tacometa";
 
-// FNV-1a: a stable file name for a key (the key itself is stored and compared on lookup).
+// A stable file name for a key (the key itself is stored and compared on lookup).
 std::string key_name(const std::string& key) {
-    uint64_t h = 1469598103934665603ull;
-    for (unsigned char c : key) {
-        h ^= c;
-        h *= 1099511628211ull;
-    }
-    char out[17];
-    std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
-    return std::string(out) + std::string(kSuffix);
+    return stable_hash_hex(key) + std::string(kSuffix);
 }
 
 bool write_all(int fd, const char* p, size_t n) {
