@@ -86,7 +86,7 @@ class FlatMixin:
     def navigation_columns(self, describe: bool = False) -> Union[List[str], Dict[str, str]]:
         """The columns navigation and concat rely on for this dataset's container, sorted; with
         ``describe=True`` a dict {column: description}."""
-        columns = NAVIGATION_COLUMNS_BY_FORMAT.get(self._frame_format() or self.format, frozenset())
+        columns = NAVIGATION_COLUMNS_BY_FORMAT.get(self._frame_format() or self._native.format, frozenset())
         if describe:
             return {c: NAVIGATION_COLUMN_DESCRIPTIONS.get(c, "") for c in sorted(columns)}
         return sorted(columns)
@@ -147,7 +147,7 @@ class FlatMixin:
         return self.data_raw.__arrow_c_stream__(requested_schema)
 
     def __len__(self) -> int:
-        return self.count()
+        return self._row_count()
 
     def __bool__(self) -> bool:
         # A dataset is truthy even when its view is empty (len() alone would make it falsy).

@@ -236,7 +236,7 @@ class TacoDataset(FlatMixin, SpaceTimeMixin, StatsMixin):
         schema = PITSchema(self._collection.get("taco:pit_schema", {}))
         if self._is_base():
             return schema
-        return schema._scaled(self.count())
+        return schema._scaled(self._row_count())
 
     def _is_base(self) -> bool:
         return self._native.query == "SELECT * FROM level0"
@@ -265,9 +265,15 @@ class TacoDataset(FlatMixin, SpaceTimeMixin, StatsMixin):
 
     def _view_of(self, native: "_core.Dataset", printed_as_table: bool = True) -> "TacoDataset":
         """A new view of this dataset (sql(), filter_bbox(), filter_datetime()): same backend.
-        A sql() view prints as its result table (tacoreader's sql() returns the table); a
-        filter's view prints as a dataset tree, as tacoreader's filter_* do."""
-        view = TacoDataset(native, self)
+        A sql() view is a SqlView: it prints as its result table and answers as that table where
+        a name could be either (tacoreader's sql() returns the table); a filter's view is a
+        dataset and prints as a tree, as tacoreader's filter_* do."""
+        if printed_as_table:
+            from ._sql_view import SqlView
+
+            view = SqlView(native, self)
+        else:
+            view = TacoDataset(native, self)
         view._sql_view = printed_as_table
         return view
 
@@ -295,7 +301,11 @@ class TacoDataset(FlatMixin, SpaceTimeMixin, StatsMixin):
         return frame
 
     def count(self) -> int:
-        """Rows in the current view."""
+        """Rows in the current view (on a ``sql()`` view whose table has ``count``, pandas and
+        polars, that is the table's: use ``len(view)``)."""
+        return self._row_count()
+
+    def _row_count(self) -> int:
         self._check_open()
         if self._count is None:
             self._count = self._native.count()
@@ -343,7 +353,7 @@ class TacoDataset(FlatMixin, SpaceTimeMixin, StatsMixin):
         self._check_open()
         if self._recipe is None:
             raise TypeError("this TacoDataset was not made by load() or concat() and cannot be pickled")
-        state = (self._sort_by, self._sort_descending, self._limit_n)
+        state = (self._sort_by, self._sort_descending, self._limit_n, self._sql_view)
         return (_restore, (self._recipe, self._native.query, self._backend, state))
 
     def __enter__(self) -> "TacoDataset":
@@ -356,7 +366,7 @@ class TacoDataset(FlatMixin, SpaceTimeMixin, StatsMixin):
         view = self
         while view is not None:
             if view._closed:
-                raise _core.TacoQueryError(f"dataset '{self.id}' is closed")
+                raise _core.TacoQueryError(f"dataset '{self._native.id}' is closed")
             view = view._parent
 
     def _is_closed(self) -> bool:
@@ -381,11 +391,13 @@ class TacoDataset(FlatMixin, SpaceTimeMixin, StatsMixin):
         return self._tree_repr() + failure
 
     def _tree_repr(self) -> str:
-        lines = [f"<TacoDataset '{self.id}'>", f"├── Version: {self.version}"]
-        desc = self.description
+        # Through _native: on a sql() view these names can be the result table's (SqlView).
+        native = self._native
+        lines = [f"<TacoDataset '{native.id}'>", f"├── Version: {native.version}"]
+        desc = native.description
         lines.append(f"├── Description: {desc[:80] + '...' if len(desc) > 80 else desc}")
-        lines.append(f"├── Tasks: {', '.join(self.tasks)}")
-        ext = self.extent or {}
+        lines.append(f"├── Tasks: {', '.join(native.tasks)}")
+        ext = self._collection.get("extent") or {}
         spatial = ext.get("spatial")
         if spatial:
             lines.append("├── Spatial Extent: [" + ", ".join(f"{v:.2f}°" for v in spatial[:4]) + "]")
@@ -423,12 +435,13 @@ def _restore(recipe: tuple, query: str, backend: str, state: tuple) -> "TacoData
     else:
         ds = concat(recipe[1], column_mode=recipe[2])
         ds._backend = backend
+    sort_by, descending, limit_n, sql_view = state
     if query is not None and ds._native.query != query:
         # A view's SQL defines `data` itself, so binding it again changes nothing.
-        view = TacoDataset(ds._native.sql(query), ds)
+        view = ds._view_of(ds._native.sql(query), printed_as_table=sql_view)
         view._recipe = ds._recipe
         ds = view
-    ds._sort_by, ds._sort_descending, ds._limit_n = state
+    ds._sort_by, ds._sort_descending, ds._limit_n = sort_by, descending, limit_n
     return ds
 
 

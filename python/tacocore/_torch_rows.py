@@ -87,7 +87,7 @@ class Rows:
         self.read = read
         self.level = level
         self.leaf = leaf
-        self.source = ds.path
+        self.source = ds._native.path  # not ds.path: a pandas sql() view's 'path' can be a column
         # How to open the same view again in another process (None: not reopenable).
         try:
             self._reopen: Optional[tuple] = ds.__reduce__()
@@ -112,14 +112,14 @@ class Rows:
         else:
             if level >= ds._native.level_count:
                 raise _core.TacoNavigationError(
-                    f"{ds.path}: level {level} does not exist (the dataset has levels 0.."
+                    f"{self.source}: level {level} does not exist (the dataset has levels 0.."
                     f"{ds._native.level_count - 1})")
             table = pa.table(ds._native.sql(f"SELECT * FROM l{level}").data_raw())
             prefix = f"l{level}:"
         names = [n for n in table.column_names if n.startswith(prefix)]
         plain = {n[len(prefix):]: n for n in names}
         if "id" not in plain:
-            raise _core.TacoSchemaError(f"{ds.path}: the view has no 'id' column; keep it in the "
+            raise _core.TacoSchemaError(f"{self.source}: the view has no 'id' column; keep it in the "
                                         "SELECT to use it as a PyTorch dataset")
         if columns is None:
             wanted = [c for c in plain if not c.startswith("internal:")]
@@ -128,7 +128,7 @@ class Rows:
             missing = [c for c in wanted if c not in plain]
             if missing:
                 raise _core.TacoSchemaError(
-                    f"{ds.path}: no column {missing[0]!r} in the view (its columns: "
+                    f"{self.source}: no column {missing[0]!r} in the view (its columns: "
                     f"{', '.join(c for c in plain if not c.startswith('internal:'))})")
             if "id" not in wanted:
                 wanted.insert(0, "id")
@@ -146,7 +146,7 @@ class Rows:
             for i, t in enumerate(types):
                 if t == "FOLDER":
                     raise _core.TacoNavigationError(
-                        f"{ds.path}: sample {self.ids[i]!r} is a FOLDER; give leaf='<child id>' "
+                        f"{self.source}: sample {self.ids[i]!r} is a FOLDER; give leaf='<child id>' "
                         f"to read one of its files, or level={level + 1} for every child")
         # What the paths' descriptors reach, to find them in another process (paths_here()).
         self._path_anchors = _anchors(self.paths)
@@ -161,17 +161,17 @@ class Rows:
         for i, t in enumerate(types):
             if t != "FOLDER":
                 raise _core.TacoNavigationError(
-                    f"{ds.path}: sample {self.ids[i]!r} is a FILE; leaf={leaf!r} names a child "
+                    f"{self.source}: sample {self.ids[i]!r} is a FILE; leaf={leaf!r} names a child "
                     "of a FOLDER sample")
             children = frame.read(i)
             try:
                 path = children.read(leaf)
             except _core.TacoNavigationError:
                 raise _core.TacoNavigationError(
-                    f"{ds.path}: sample {self.ids[i]!r} has no child {leaf!r}") from None
+                    f"{self.source}: sample {self.ids[i]!r} has no child {leaf!r}") from None
             if not isinstance(path, str):
                 raise _core.TacoNavigationError(
-                    f"{ds.path}: child {leaf!r} of sample {self.ids[i]!r} is a FOLDER, not a file")
+                    f"{self.source}: child {leaf!r} of sample {self.ids[i]!r} is a FOLDER, not a file")
             out.append(path)
         return out
 

@@ -82,7 +82,7 @@ def to_dask(ds: Union[TacoDataset, str, os.PathLike], partition_rows: int = ROW_
     try:
         recipe = pickle.dumps(ds.__reduce__())
     except TypeError as exc:
-        raise _core.TacoQueryError(f"{ds.path}: to_dask needs a dataset the workers can open again: {exc}") from None
+        raise _core.TacoQueryError(f"{ds._native.path}: to_dask needs a dataset the workers can open again: {exc}") from None
     import pyarrow as pa
 
     columns = [name for name, _ in ds._native.columns()]

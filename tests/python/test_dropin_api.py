@@ -203,7 +203,7 @@ def test_a_worker_process_gets_a_working_handle(nested, method):
 def test_pickle_keeps_view_backend_and_sort(nested, fixture_paths):
     ds = tacocore.load(nested, backend="pandas").sql("SELECT * FROM data WHERE id = 'asia'").sort("l1:id", True)
     again = pickle.loads(pickle.dumps(ds))
-    assert again.backend == "pandas" and again.count() == 1
+    assert again.backend == "pandas" and len(again) == 1  # count() is pandas' on a sql() view
     assert again.flatten()["l1:id"].tolist() == ["item_2", "item_1", "item_0"]
     both = tacocore.concat([tacocore.load(fixture_paths["toolbox-zip-nested_a"]),
                             tacocore.load(fixture_paths["toolbox-zip-nested_b"])])
@@ -437,7 +437,7 @@ def test_threads_share_a_dataset_and_a_frame(nested, backend):
     def work(i):
         key = ("europe", "americas", "asia")[i % 3]
         view = ds.sql(f"SELECT * FROM data WHERE id = '{key}'")
-        return (view.count(), len(view.flatten()), df.read(key).read_bytes(i % 3),
+        return (len(view), len(view.flatten()), df.read(key).read_bytes(i % 3),
                 derived.read("asia").read_bytes(0))
 
     expected = [work(i) for i in range(24)]
