@@ -395,21 +395,25 @@ class TacoDataFrame:
 
     # --- navigation --------------------------------------------------------------------------
     def _row(self, key: Union[int, str]) -> dict:
-        """The row at a position or with an id, from the backend data (derived frames)."""
+        """The navigation columns (id, type, internal:gdal_vsi: those the frame has) of the row
+        at a position or with an id, read from the backend data as it is now (derived or edited
+        frames). Only that row's cells are read: a loop of reads stays linear."""
         key = _position(key)
-        table = self.to_arrow()
-        n = table.num_rows
+        data = self.data
+        n = self._len(data)
+        names = [c for c in ("id", "type", _VSI) if c in self._columns(data)]
         if isinstance(key, int):
             if key < 0 or key >= n:
                 raise TacoNavigationError(f"Position {key} out of range [0, {n - 1}]"
                                           + (" (negative positions do not count from the end)" if key < 0 else ""))
-            return table.slice(key, 1).to_pylist()[0]
-        if "id" not in table.column_names:
-            raise TacoNavigationError("Cannot search by ID: 'id' column not found")
-        ids = table["id"].to_pylist()
-        if key not in ids:
-            raise TacoNavigationError(f"ID '{key}' not found")
-        return table.slice(ids.index(key), 1).to_pylist()[0]
+            position = key
+        else:
+            if "id" not in names:
+                raise TacoNavigationError("Cannot search by ID: 'id' column not found")
+            position = self._first_position(data, "id", key)
+            if position is None:
+                raise TacoNavigationError(f"ID '{key}' not found")
+        return {name: self._cell(data, name, position) for name in names}
 
     def _native_position(self, row: dict) -> Optional[int]:
         """Where a row of a derived frame sits in the native table (by its gdal_vsi)."""
@@ -607,6 +611,17 @@ class TacoDataFrameArrow(TacoDataFrame):
     def _columns(data):
         return data.column_names
 
+    @staticmethod
+    def _cell(data, column: str, position: int):
+        return data.column(column)[position].as_py()
+
+    @staticmethod
+    def _first_position(data, column: str, value) -> Optional[int]:
+        import pyarrow.compute as pc
+
+        found = pc.index(data.column(column), value).as_py()
+        return None if found < 0 else found
+
     def head(self, n: int = DATAFRAME_DEFAULT_HEAD_ROWS):
         """The first ``n`` rows as a pyarrow Table."""
         t = self.to_arrow()
@@ -643,6 +658,20 @@ class TacoDataFramePandas(TacoDataFrame):
     @staticmethod
     def _columns(data):
         return data.columns.tolist()
+
+    @staticmethod
+    def _cell(data, column: str, position: int):
+        import pandas as pd
+
+        value = data[column].iat[position]
+        return None if value is None or (pd.api.types.is_scalar(value) and pd.isna(value)) else value
+
+    @staticmethod
+    def _first_position(data, column: str, value) -> Optional[int]:
+        import numpy as np
+
+        hits = np.flatnonzero((data[column] == value).to_numpy())
+        return int(hits[0]) if len(hits) else None
 
     def __getitem__(self, key: Any):
         """pandas indexing; a DataFrame result stays a TacoDataFramePandas (navigation kept)."""
@@ -681,12 +710,16 @@ class TacoDataFramePandas(TacoDataFrame):
 
     @property
     def loc(self):
-        """The pandas label indexer (results are pandas objects)."""
+        """The pandas label indexer (results are pandas objects). It can also write into this
+        frame (``df.loc[i, col] = ...``), so from now on ``read()`` finds rows through the frame's
+        own cells (ids and paths as edited, as tacoreader's frame does), not the native rows."""
+        self._unalign()
         return self.data.loc
 
     @property
     def iloc(self):
-        """The pandas position indexer (results are pandas objects)."""
+        """The pandas position indexer (results are pandas objects); writes count, as for :attr:`loc`."""
+        self._unalign()
         return self.data.iloc
 
 
@@ -708,6 +741,17 @@ class TacoDataFramePolars(TacoDataFrame):
     @staticmethod
     def _columns(data):
         return data.columns
+
+    @staticmethod
+    def _cell(data, column: str, position: int):
+        return data.get_column(column)[position]
+
+    @staticmethod
+    def _first_position(data, column: str, value) -> Optional[int]:
+        import polars as pl
+
+        hits = data.select(pl.arg_where(pl.col(column) == value))
+        return int(hits.item(0, 0)) if hits.height else None
 
     def __setitem__(self, key: str, value: Any) -> None:
         import polars as pl
