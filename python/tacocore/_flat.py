@@ -101,12 +101,43 @@ class FlatMixin:
         return self._rsut
 
     def verify_rsut(self) -> bool:
-        """Checks RSUT structural homogeneity of level 1 now (see :meth:`is_rsut`)."""
+        """Checks RSUT structural homogeneity of level 1 now (see :meth:`is_rsut`): every root
+        of the current view has the same child ids, counting only the children the view keeps
+        (a cascade ``filter_*(level=1)`` can keep different ones under each root, as
+        tacoreader's check after a cascade finds)."""
         self._check_open()
         pit = self.pit_schema
         if pit.root.get("type") == "FILE" or pit.max_depth() == 0:
             self._rsut = True
             return True
+        try:
+            self._rsut = self._children_alike()
+        except _core.TacoQueryError:  # level 1 without the join keys: no flat view to ask
+            self._rsut = self._children_alike_unfiltered()
+        return self._rsut
+
+    def _children_alike(self) -> bool:
+        """Over flat view ``l1`` of the current view (the kept roots' kept children): one
+        signature (sorted child ids) per root, and no kept root without children unless none
+        has any. Roots are told apart by their id and, in a concatenation or a collection, by
+        the file they come from (ids may repeat across inputs)."""
+        columns = set(self._flat_columns(1))
+        root = [c for c in ("l0:id", "l0:internal:source_path", "l0:internal:source_file")
+                if c in columns]
+        keys = ", ".join(_quote(c) for c in root)
+        table = self.sql(f"""
+            WITH signatures AS (
+                SELECT STRING_AGG("l1:id", '|' ORDER BY "l1:id") AS signature
+                FROM l1 GROUP BY {keys})
+            SELECT COUNT(DISTINCT signature) AS kinds, COUNT(*) AS parents FROM signatures
+            """).data.to_arrow().to_pylist()[0]
+        if table["parents"] == 0:
+            return True  # no kept root has a kept child: all alike (empty)
+        return table["kinds"] == 1 and table["parents"] == self._row_count()
+
+    def _children_alike_unfiltered(self) -> bool:
+        """The same test on the level tables themselves, for a dataset whose flat views cannot
+        be built: a view that kept internal:current_id, else the whole of level 0."""
         query = """
             WITH parent_children AS (
                 SELECT l0."internal:current_id" AS parent_id,
@@ -119,8 +150,7 @@ class FlatMixin:
             table = self.sql(query.format(root="data")).data.to_arrow()
         except _core.TacoQueryError:  # a view without internal:current_id: the whole level 0
             table = self.sql(query.format(root="level0")).data.to_arrow()
-        self._rsut = bool(table.column(0)[0].as_py()) if table.num_rows else True
-        return self._rsut
+        return bool(table.column(0)[0].as_py()) if table.num_rows else True
 
     # --- the table face of a view (tacoreader 2.4.21's eager sql()) ------------------------------
     def to_native(self) -> Any:

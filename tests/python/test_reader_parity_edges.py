@@ -9,7 +9,10 @@ parity hunt, 2026-11-29): each test runs the same calls through both and compare
 - "x.tacozip/" loads x.tacozip;
 - stats_* at level > 0 without id on samples of different layouts says to pass an id;
 - a filtered dataset prints as a dataset tree (a sql() view prints its table);
-- setting an attribute or item on a sql() view raises, naming to_native() (a rename was lost).
+- setting an attribute or item on a sql() view raises, naming to_native() (a rename was lost);
+- is_rsut() after a cascade filter counts only the children it kept (2026-12-02);
+- read() after a pandas .loc/.iloc edit of id or internal:gdal_vsi uses the edited cells, as
+  tacoreader does (tacocore returned the native row's stale path; 2026-12-02).
 """
 
 from __future__ import annotations
@@ -140,3 +143,39 @@ def test_editing_a_sql_view_as_a_table_says_how_instead_of_losing_the_edit(fixtu
     table.columns = ["sample", "cc"]
     assert list(table.columns) == ["sample", "cc"]
     assert list(view.columns) == ["id", "cloud_cover"]
+
+
+def test_is_rsut_counts_only_the_children_a_cascade_keeps(tmp_path):
+    """Under 'north' the 2020 child is 'a', under 'south' it is 'b': a level-1 time filter keeps
+    a different child under each root, which tacoreader reports as not RSUT. tacocore used to
+    test the whole level 1 and said True."""
+    import datetime
+
+    def child(name, year):
+        return tacocore.Sample(name, b"x" * 8, **{"stac:time_start": datetime.datetime(year, 6, 1)})
+
+    roots = [tacocore.Sample("north", tacocore.Tortilla([child("a", 2020), child("b", 2021)])),
+             tacocore.Sample("south", tacocore.Tortilla([child("a", 2021), child("b", 2020)]))]
+    path = tmp_path / "mixed.tacozip"
+    tacocore.create(tacocore.Taco(tacocore.Tortilla(roots), **COLLECTION_DEFAULTS), path)
+    for when, expected in (("2020-01-01/2020-12-31", False), ("2019-01-01/2022-12-31", True)):
+        ref = tacoreader.load(str(path)).filter_datetime(when, level=1)
+        got = tacocore.load(str(path)).filter_datetime(when, level=1)
+        assert got.is_rsut() is ref.is_rsut() is expected, when
+        assert f"(RSUT: {expected})" in repr(got)
+    # a level-0 filter keeps whole subtrees: still alike
+    assert tacocore.load(str(path)).sql("SELECT * FROM data WHERE id = 'north'").is_rsut() is True
+
+
+def test_read_after_a_pandas_loc_edit_uses_the_edited_cells(fixture_paths):
+    path = fixture_paths["reader-zip-flat"]
+    frames = [lib.load(path, backend="pandas").data for lib in (tacoreader, tacocore)]
+    for d in frames:
+        d.loc[1, "internal:gdal_vsi"] = "/vsimem/edited.tif"
+        d.iloc[2, list(d.columns).index("id")] = "renamed"
+    ref, got = frames
+    for key in (0, 1, 2, "renamed"):
+        assert got.read(key) == ref.read(key), key
+    assert got.read(1) == "/vsimem/edited.tif"
+    with pytest.raises(tacocore.TacoNavigationError, match="not found"):
+        got.read(tacocore.load(path).data.to_arrow()["id"][2].as_py())  # the old id is gone
