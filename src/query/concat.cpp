@@ -86,8 +86,25 @@ bool is_internal_integer(const std::string& name) {
            name == "internal:offset" || name == "internal:size";
 }
 
+bool is_number(TypeId id) {
+    return id == TypeId::Int32 || id == TypeId::Int64 || id == TypeId::Float32 ||
+           id == TypeId::Float64;
+}
+
+// The type a column that is numeric in every part takes in the union, as DuckDB's UNION ALL in
+// tacoreader's concat resolves it: the wider integer, or double as soon as one part is a float
+// (an int64 above 2^53 then rounds, as there). Nullopt when either side is not a number.
+std::optional<DataType> common_number(const DataType& a, const DataType& b) {
+    if (!is_number(a.id()) || !is_number(b.id())) return std::nullopt;
+    const bool a_int = a.id() == TypeId::Int32 || a.id() == TypeId::Int64;
+    const bool b_int = b.id() == TypeId::Int32 || b.id() == TypeId::Int64;
+    if (a_int && b_int) return a.id() == TypeId::Int64 ? a : b;
+    return DataType::float64();
+}
+
 // The union's columns at one level: every part's columns in first-seen order, kept by `mode`,
-// one type each, then internal:source_path.
+// one type each (numbers of different widths widened: common_number), then
+// internal:source_path.
 std::vector<ColumnType> resolve_columns(const std::vector<Dataset>& inputs,
                                         const std::vector<query::ConcatPart>& parts, size_t level,
                                         ColumnMode mode) {
@@ -105,11 +122,17 @@ std::vector<ColumnType> resolve_columns(const std::vector<Dataset>& inputs,
                                                           : c);
                 continue;
             }
-            const ColumnType& first = *query::find_column(all, c.name);
-            if (!is_internal_integer(c.name) && !(first.type == c.type)) {
+            ColumnType& first = *std::find_if(
+                all.begin(), all.end(), [&](const ColumnType& x) { return x.name == c.name; });
+            if (is_internal_integer(c.name) || first.type == c.type) continue;
+            if (const std::optional<DataType> wider = common_number(first.type, c.type)) {
+                first.type = *wider;
+            } else {
+                const DataType own =
+                    query::find_column(parts[seen->second].columns[level], c.name)->type;
                 throw SchemaError("concat(): column '" + c.name + "' at level " +
-                                  std::to_string(level) + " is " + first.type.arrow_name() +
-                                  " in " + name_of(inputs[seen->second], seen->second) + " but " +
+                                  std::to_string(level) + " is " + own.arrow_name() + " in " +
+                                  name_of(inputs[seen->second], seen->second) + " but " +
                                   c.type.arrow_name() + " in " + name_of(inputs[k], k));
             }
         }

@@ -12,7 +12,9 @@ parity hunt, 2026-11-29): each test runs the same calls through both and compare
 - setting an attribute or item on a sql() view raises, naming to_native() (a rename was lost);
 - is_rsut() after a cascade filter counts only the children it kept (2026-12-02);
 - read() after a pandas .loc/.iloc edit of id or internal:gdal_vsi uses the edited cells, as
-  tacoreader does (tacocore returned the native row's stale path; 2026-12-02).
+  tacoreader does (tacocore returned the native row's stale path; 2026-12-02);
+- concat() of a column that is int64 in one dataset and double in another gives doubles, as
+  tacoreader's UNION ALL does (tacocore refused it; 2026-12-02).
 """
 
 from __future__ import annotations
@@ -179,3 +181,15 @@ def test_read_after_a_pandas_loc_edit_uses_the_edited_cells(fixture_paths):
     assert got.read(1) == "/vsimem/edited.tif"
     with pytest.raises(tacocore.TacoNavigationError, match="not found"):
         got.read(tacocore.load(path).data.to_arrow()["id"][2].as_py())  # the old id is gone
+
+
+def test_concat_widens_a_number_column_as_tacoreader(tmp_path):
+    paths = []
+    for name, values in (("ints", [1, 2]), ("floats", [0.5, 2.5])):
+        samples = [tacocore.Sample(f"{name}{i}", bytes([i]) * 8, score=v) for i, v in enumerate(values)]
+        paths.append(str(tmp_path / f"{name}.tacozip"))
+        tacocore.create(tacocore.Taco(tacocore.Tortilla(samples), **COLLECTION_DEFAULTS), paths[-1])
+    ref = tacoreader.concat([tacoreader.load(p) for p in paths]).data.to_arrow()
+    got = tacocore.concat([tacocore.load(p) for p in paths]).data.to_arrow()
+    assert got["score"].type == ref["score"].type
+    assert got["score"].to_pylist() == ref["score"].to_pylist() == [1.0, 2.0, 0.5, 2.5]

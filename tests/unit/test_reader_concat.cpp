@@ -197,6 +197,35 @@ TEST(ReaderConcat, Refusals) {
     EXPECT_TRUE(contains(types, "int64")) << types;
 }
 
+// A column that is a number everywhere but of different widths is widened, as DuckDB's UNION
+// ALL does in tacoreader's concat: int32 + int64 -> int64, any float -> double.
+TEST(ReaderConcat, NumbersOfDifferentWidthsAreWidened) {
+    TempDir dir;
+    create(flat_named("a", 2), dir / "a.tacozip");
+    create(flat_named("b", 2), dir / "b.tacozip");
+    const Dataset a = load(dir / "a.tacozip");
+    const Dataset b = load(dir / "b.tacozip");
+    const Dataset both = concat({a, b.sql("SELECT * REPLACE (CAST(count AS DOUBLE) + 0.5 AS count, "
+                                          "CAST(cloud AS FLOAT) AS cloud) FROM data")});
+    const DataFrame df = both.data();
+    ASSERT_EQ(df.rows(), 4u);
+    EXPECT_EQ(df.value(1, "count"), Value(10.0));  // a's int64 read as double
+    EXPECT_EQ(df.value(3, "count"), Value(10.5));
+    EXPECT_EQ(df.value(3, "cloud"), Value(0.5));  // float widened to double
+
+    const Dataset ints =
+        concat({a.sql("SELECT * REPLACE (CAST(count AS INTEGER) AS count) FROM data"), b});
+    EXPECT_EQ(ints.data().value(3, "count"), Value(10LL));
+
+    // a string beside a number is still refused, naming each side's own type
+    const std::string mixed = error_of<SchemaError>([&] {
+        concat({a.sql("SELECT * REPLACE (CAST(count AS INTEGER) AS count) FROM data"), b,
+                b.sql("SELECT * REPLACE (CAST(count AS VARCHAR) AS count) FROM data")});
+    });
+    EXPECT_TRUE(contains(mixed, "is int32 in dataset 0")) << mixed;
+    EXPECT_TRUE(contains(mixed, "string in dataset 2")) << mixed;
+}
+
 }  // namespace
 
 // An unfiltered input enters the union through its level table, padding rows included: the
