@@ -63,6 +63,15 @@ std::vector<ColumnType> describe_query(DuckSession& db, const std::string& sql) 
     return out;
 }
 
+std::vector<std::string> columns_read_through_a_cast(DuckSession& db, const std::string& sql) {
+    Prepared p;
+    prepare(static_cast<duckdb_connection>(db.raw_connection()), sql, p);
+    std::vector<std::string> out;
+    for (auto& c : bound_columns(p.stmt))
+        if (c.cast) out.push_back(std::move(c.name));
+    return out;
+}
+
 namespace {
 
 // Runs `stmt`. Streaming hands over chunks as DuckDB produces them: no materialized copy of the

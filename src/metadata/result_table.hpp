@@ -28,6 +28,11 @@ using ColumnFilter = std::function<bool(const std::string& name)>;
 /// DuckDB's message when the query does not bind.
 std::vector<ColumnType> describe_query(DuckSession& db, const std::string& sql);
 
+/// The names of the columns `sql` returns whose DuckDB type has no TACO equivalent, i.e. that
+/// describe_query and ResultTable::fetch read through a CAST (unsigned or small integers,
+/// TIME, UUID, ...). QueryError as describe_query.
+std::vector<std::string> columns_read_through_a_cast(DuckSession& db, const std::string& sql);
+
 class ResultTable {
   public:
     /// Binds `sql`, keeps the columns `keep` accepts, casts the types TACO has no equivalent for

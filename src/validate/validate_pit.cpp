@@ -277,6 +277,14 @@ std::string normalized_arrow(std::string s) {
     replace_all("large_list<", "list<");
     replace_all("utf8", "string");
     replace_all("halffloat", "float16");
+    // Parquet has no fixed-size list: a fixed_size_list<item: T>[N] column is stored as a list
+    // (pyarrow and DuckDB alike), so the file's list<item: T> is what such a field looks like.
+    replace_all("fixed_size_list<", "list<");
+    for (size_t p = s.find(">["); p != std::string::npos; p = s.find(">[", p + 1)) {
+        size_t end = p + 2;
+        while (end < s.size() && s[end] >= '0' && s[end] <= '9') ++end;
+        if (end > p + 2 && end < s.size() && s[end] == ']') s.erase(p + 1, end + 1 - (p + 1));
+    }
     return s;
 }
 

@@ -316,3 +316,28 @@ TEST(ValidateCorrupt, AFieldSchemaLevelBeyondAnyIntegerIsAFinding) {
     const ValidationReport r = validate(copy);
     EXPECT_TRUE(contains(dump(r), "describes a level the dataset does not have")) << dump(r);
 }
+
+// A column whose type has no TACO value type (here UTINYINT, TIME, UUID from a foreign writer)
+// is a warning that readers convert it; the types TACO has beyond the basic ones (DATE,
+// TIMESTAMPTZ, DECIMAL, STRUCT, MAP, fixed-size lists, lists of them) are not: taco::create
+// writes them, so validating its own output warned (2026-12-02).
+TEST(ValidateCorrupt, ColumnTypesWithoutATacoEquivalentWarn) {
+    TempDir dir;
+    const fs::path copy = copy_fixture(kFlatFolder, dir);
+    rewrite_parquet(
+        copy / "METADATA" / "level0.parquet", kFlatFolder + "/METADATA/level0.parquet",
+        "SELECT *, 7::UTINYINT AS small, TIME '10:00:00' AS at, "
+        "uuid() AS u, DATE '2020-01-01' AS day, TIMESTAMPTZ '2020-01-01 00:00:00+00' AS "
+        "instant, 1.25::DECIMAL(5, 2) AS price, {'a': 1, 'b': [DATE '2020-01-02']} AS "
+        "nested, MAP {'k': 1.5} AS m, [1, 2]::INTEGER[2] AS pair");
+    const ValidationReport r = validate(copy);
+    std::vector<std::string> warned;
+    for (const auto& f : r.findings) {
+        if (f.code != "table.column-type") continue;
+        EXPECT_EQ(f.severity, Severity::Warning) << f.message;
+        warned.push_back(f.message.substr(
+            f.message.find('\'') + 1,
+            f.message.find('\'', f.message.find('\'') + 1) - f.message.find('\'') - 1));
+    }
+    EXPECT_EQ(warned, (std::vector<std::string>{"small", "at", "u"})) << dump(r);
+}
