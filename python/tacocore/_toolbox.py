@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import warnings
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence, Union
 
@@ -623,6 +624,8 @@ def create(taco: Taco, output: Union[str, os.PathLike], output_format: str = "au
     ``.tacocat/`` index beside them (USER-GUIDE "Collections"); the list then holds every part.
     Nothing is left behind on failure, and an existing output is refused unless ``overwrite``.
     ``consolidate=False`` writes the parts without the ``.tacocat/`` index (as tacotoolbox).
+    A FOLDER output is written whole: ``split_size`` and ``group_by`` are then ignored with a
+    UserWarning, as tacotoolbox ignores them (``taco create`` refuses them for a FOLDER).
     ``temp_dir`` is accepted for tacotoolbox's signature and checked to be a directory, but tacocore
     always stages beside the output: only a rename on the same file system makes the output
     appear whole or not at all. Any other keyword (tacotoolbox's Parquet writer options, a
@@ -647,6 +650,14 @@ def create(taco: Taco, output: Union[str, os.PathLike], output_format: str = "au
         columns = list(group_by)
     else:
         raise _core.TacoSchemaError(f"group_by must be a column name or a non-empty list of names, not {group_by!r}")
+    if (split_size is not None or columns) and _writes_folder(output, output_format):
+        # tacotoolbox writes a FOLDER whole and ignores both (its split_size defaults to "4GB",
+        # so its scripts often pass one): the same here, said once instead of refused.
+        given = " and ".join(n for n, v in (("split_size", split_size), ("group_by", columns)) if v)
+        warnings.warn(f"{given} ignored: {os.fsdecode(output)!r} is a FOLDER output, written whole "
+                      "(only ZIP output is split into parts; tacotoolbox ignores them the same way)",
+                      UserWarning, stacklevel=2)
+        split_size, columns = None, []
     native = taco._current()
     if stats or stats_classes is not None:
         native = _with_stats(taco, stats_classes, stats_threads, stats_skip_unreadable)
@@ -656,6 +667,13 @@ def create(taco: Taco, output: Union[str, os.PathLike], output_format: str = "au
     if summary["parts"]:
         return [Path(p) for p in summary["parts"]]
     return [Path(summary["path"])]
+
+
+def _writes_folder(output: Union[str, os.PathLike], output_format: str) -> bool:
+    """Whether create() writes a FOLDER: asked for, or "auto" with a name that is not .zip/.tacozip."""
+    if output_format != "auto":
+        return output_format == "folder"
+    return os.path.splitext(os.fsdecode(output))[1].lower() not in (".zip", ".tacozip")
 
 
 def _with_stats(taco: Taco, classes: Optional[Sequence[int]], threads: Any, skip_unreadable: bool) -> Any:

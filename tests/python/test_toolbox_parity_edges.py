@@ -6,7 +6,9 @@ same script (found by a parity hunt, 2026-11-29); each test runs both writers.
 - a FOLDER asked for as "x.tacozip" is written as "x";
 - a list value of mixed types names its sample and field;
 - a NaN / Infinity dataset-level value is written and read as Python's json does;
-- a dataset-level value JSON cannot hold names its key.
+- a dataset-level value JSON cannot hold names its key;
+- split_size / group_by with a FOLDER output are ignored with a warning, as tacotoolbox ignores
+  them (tacocore refused them; 2026-12-02).
 """
 
 from __future__ import annotations
@@ -99,6 +101,28 @@ def test_a_folder_named_like_a_zip_is_written_without_the_suffix(tmp_path):
     assert [p.name for p in got] == [p.name for p in ref] == ["x"]
     assert sorted(p.name for p in (tmp_path / "core").iterdir()) == ["x"]
     assert len(tacoreader.load(str(got[0])).data) == len(tacocore.load(str(got[0])).data) == 2
+
+
+@pytest.mark.parametrize("options", [dict(split_size="4GB"), dict(split_size="1B"),
+                                     dict(group_by="region"), dict(split_size=10, group_by=["region"])])
+def test_split_size_and_group_by_are_ignored_for_a_folder_as_tacotoolbox_does(tmp_path, options):
+    outputs = {}
+    for name, model, writer in (("ref", toolbox_model, tacotoolbox), ("core", tacocore, tacocore)):
+        samples = [model.Sample(id=f"s{i}", path=bytes([65 + i]) * 16) for i in range(3)]
+        for i, s in enumerate(samples):
+            s.extend_with({"region": "east" if i % 2 else "west"})
+        taco = model.Taco(tortilla=model.Tortilla(samples), **COLLECTION_DEFAULTS)
+        if name == "core":
+            with pytest.warns(UserWarning, match="ignored: .* is a FOLDER output, written whole"):
+                outputs[name] = writer.create(taco, str(tmp_path / name), "folder", **options)
+        else:
+            outputs[name] = writer.create(taco, str(tmp_path / name), "folder", **options)
+    assert [p.name for p in outputs["core"]] == ["core"] and [p.name for p in outputs["ref"]] == ["ref"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["core", "ref"]
+    ref = tacoreader.load(str(outputs["ref"][0])).data.to_arrow()
+    got = tacoreader.load(str(outputs["core"][0])).data.to_arrow()
+    assert got["id"].to_pylist() == ref["id"].to_pylist() == ["s0", "s1", "s2"]
+    assert got["region"].to_pylist() == ref["region"].to_pylist()
 
 
 @pytest.mark.parametrize("key,value,named", [("flags", [True, 1], "field 'flags'"),
