@@ -51,7 +51,9 @@ class FlatMixin:
         depth = self.pit_schema.max_depth()
         if level is None:
             level = depth
-        if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= depth:
+        if isinstance(level, bool) or not isinstance(level, int):
+            raise TypeError(f"flatten(): level must be an integer (or None for the deepest), not {level!r}")
+        if not 0 <= level <= depth:
             raise _core.TacoQueryError(f"Level {level} does not exist.\nAvailable levels: 0 to {depth}")
         columns = [c for c in self._flat_columns(level)
                    if ":internal:" not in c and c != f"l{level}:internal:gdal_vsi"]
@@ -67,11 +69,11 @@ class FlatMixin:
     def _flat_columns(self, level: int) -> List[str]:
         return list(self.sql(f"SELECT * FROM l{level} LIMIT 0").data_raw.columns)
 
-    def sort(self, by: str, descending: bool = False) -> "FlatMixin":
+    def sort(self, by: Optional[str], descending: bool = False) -> "FlatMixin":
         """Sort order of :meth:`flatten` by a flat-view column (``"l0:stac:time_start"``); returns
-        this dataset (chainable, as tacoreader's)."""
-        if not isinstance(by, str):
-            raise TypeError(f"sort() takes a column name, not {type(by).__name__}")
+        this dataset (chainable, as tacoreader's). ``None`` drops the order, as in tacoreader."""
+        if by is not None and not isinstance(by, str):
+            raise TypeError(f"sort() takes a column name or None, not {type(by).__name__}")
         self._sort_by = by
         self._sort_descending = bool(descending)
         return self

@@ -135,6 +135,9 @@ def concat(datasets: Sequence["TacoDataset"], column_mode: str = "intersection")
     their DataFrame backends differ, TacoSchemaError when the containers (zip/folder) or tree
     structures differ or a column navigation needs is missing.
     """
+    if isinstance(datasets, TacoDataset):  # iterating it would give its table's columns
+        raise TypeError("concat() takes a list of TacoDataset objects, not one TacoDataset: "
+                        "concat([a, b])")
     datasets = list(datasets)
     for d in datasets:
         if not isinstance(d, TacoDataset):

@@ -65,6 +65,13 @@ def test_flatten_levels_sort_and_limit(nested):
     assert ds.sort("l1:id", descending=True).limit(1).flatten()["l1:id"].to_pylist() == ["item_2"]
     with pytest.raises(tacocore.TacoQueryError, match="Level 5 does not exist"):
         ds.flatten(level=5)
+    with pytest.raises(TypeError, match="level must be an integer"):  # said "Level 0 does not exist"
+        ds.flatten(level="0")
+    # sort(None) drops the order, as tacoreader's does (it was a TypeError)
+    fresh = tacocore.load(nested).sort("l1:id", descending=True).sort(None)
+    assert fresh.flatten()["l1:id"].to_pylist()[:2] == ["item_0", "item_1"]
+    with pytest.raises(TypeError, match=r"a list of TacoDataset objects, not one TacoDataset: concat\(\[a, b\]\)"):
+        tacocore.concat(ds)  # named a ChunkedArray: iterating a dataset gives its table's columns
     with pytest.raises(tacocore.TacoQueryError):
         ds.limit(-1)
 
