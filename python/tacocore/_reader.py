@@ -401,12 +401,16 @@ class TacoDataset(FlatMixin, SpaceTimeMixin, StatsMixin):
         lines.append(f"├── Description: {desc[:80] + '...' if len(desc) > 80 else desc}")
         lines.append(f"├── Tasks: {', '.join(native.tasks)}")
         ext = self._collection.get("extent") or {}
+        # As tacoreader: the collection's extent, marked once a filter made this view (the
+        # extent itself is not recomputed).
+        marked = "" if self._is_base() else " (filtered)"
         spatial = ext.get("spatial")
         if spatial:
-            lines.append("├── Spatial Extent: [" + ", ".join(f"{v:.2f}°" for v in spatial[:4]) + "]")
+            lines.append("├── Spatial Extent: [" + ", ".join(f"{v:.2f}°" for v in spatial[:4]) + "]" + marked)
         temporal = ext.get("temporal")
         if temporal:
-            lines.append(f"├── Temporal Extent: {_format_temporal(temporal[0])} → {_format_temporal(temporal[1])}")
+            lines.append(f"├── Temporal Extent: {_format_temporal(temporal[0])} → "
+                         f"{_format_temporal(temporal[1])}{marked}")
         lines.append("│")
         try:
             level0 = f"{self.pit_schema.root.get('n')} rows (RSUT: {self.is_rsut()})"

@@ -127,6 +127,10 @@ def test_a_filtered_dataset_prints_as_a_dataset_tree(fixture_paths):
     view = ds.filter_datetime("2023-01-01/2023-02-15")
     assert repr(view).startswith("<TacoDataset '")
     assert "pyarrow.Table" not in repr(view)
+    # the same lines as tacoreader's, whose extents say "(filtered)" after a filter
+    ref = tacoreader.load(fixture_paths["reader-zip-flat"]).filter_datetime("2023-01-01/2023-02-15")
+    assert repr(view).splitlines()[:-1] == repr(ref).splitlines()[:-1]
+    assert "(filtered)" in repr(view) and "(filtered)" not in repr(ds)
     # a sql() view still prints its table, as tacoreader's sql() result does
     assert "pyarrow.Table" in repr(ds.sql("SELECT id FROM data"))
     assert "pyarrow.Table" in repr(view.sql("SELECT id FROM data"))
