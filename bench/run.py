@@ -244,7 +244,8 @@ METHOD = """\
   process: for the reference that includes the Python interpreter and its imports.
 - **What is timed.** Reference: only the operation, inside the process, after the imports
   (`perf_counter`); creating includes reading the metadata table, walking the input tree and
-  building `Sample`/`Tortilla`/`Taco` (metadata attached with `extend_with(<1-row Arrow table>)`).
+  building `Sample`/`Tortilla`/`Taco` (each tortilla's metadata rows attached in one
+  `Tortilla.extend_with(extension)` call returning them as an Arrow table, which both tools have).
   For the read scenarios the dataset is loaded before the clock starts (except scenario 3, which
   times `load()` + `.data`). tacocore CLI rows time the whole process (start-up included, which can
   only favour the reference); `bench_reader` rows time the same section as the reference, inside the tool.
