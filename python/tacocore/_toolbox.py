@@ -519,19 +519,18 @@ class Taco:
             raise _core.TacoSchemaError(f"Taco: tortilla must be a Tortilla, not {type_name(tortilla)}")
         fields = {
             "id": id, "dataset_version": dataset_version, "description": description,
-            "licenses": _list(licenses, "licenses"),
-            "providers": [_as_dict(p, "providers") for p in _list(providers, "providers")],
-            "tasks": _list(tasks, "tasks"), "taco_version": taco_version, "title": title,
-            "curators": None if curators is None else [_as_dict(c, "curators") for c in _list(curators, "curators")],
-            "keywords": None if keywords is None else _list(keywords, "keywords"),
+            "licenses": licenses, "providers": providers, "tasks": tasks,
+            "taco_version": taco_version, "title": title, "curators": curators, "keywords": keywords,
         }
+        fields = {key: _collection_value(key, value) for key, value in fields.items()}
         if extent is not None:
-            fields["extent"] = _extent_dict(extent)
+            fields["extent"] = _collection_value("extent", extent)
         for key, value in extensions.items():
-            fields[key] = _jsonable(value)
-        self._fields = fields
+            fields[key] = _collection_value(key, value)
+        object.__setattr__(self, "_fields", fields)
         self.tortilla = tortilla
         self._built_from = None
+        self._built_text = None
         self._current()  # validates now, as tacotoolbox's Taco does
 
     def _current(self) -> "_core.Taco":
@@ -542,12 +541,37 @@ class Taco:
         tortilla = self.tortilla
         if not isinstance(tortilla, Tortilla):
             raise _core.TacoSchemaError(f"Taco: tortilla must be a Tortilla, not {type_name(tortilla)}")
-        if tortilla._native is not self._built_from:
+        # The fields count as they are now too: a list field edited in place
+        # (taco.keywords.append(...)) changes the text without any assignment.
+        text = _collection_text(self._fields)
+        if tortilla._native is not self._built_from or text != self._built_text:
             descriptions = tortilla._field_descriptions()
-            self._native = _core.Taco(tortilla._native, _collection_text(self._fields), descriptions)
+            self._native = _core.Taco(tortilla._native, text, descriptions)
             self._descriptions = descriptions
             self._built_from = tortilla._native
+            self._built_text = text
         return self._native
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """``taco.title = ...`` (any COLLECTION field, core or extension) changes what is
+        written, as on tacotoolbox's Taco; checked at once, and a value the Taco refuses leaves
+        it unchanged (TacoSchemaError). Before, the assignment made a plain attribute that
+        create() never read."""
+        fields = self.__dict__.get("_fields")
+        if fields is None or name.startswith("_") or (name not in _COLLECTION_FIELDS and name not in fields):
+            object.__setattr__(self, name, value)
+            return
+        old = dict(fields)
+        if value is None and name == "extent":
+            fields.pop("extent", None)  # computed from the samples again
+        else:
+            fields[name] = _collection_value(name, value)
+        try:
+            self._current()
+        except Exception:
+            fields.clear()
+            fields.update(old)
+            raise
 
     def extend_with(self, extension: Any) -> "Taco":
         """Adds TACO-level keys to COLLECTION.json: an extension (``OpticalData``, ``Labels``,
@@ -567,8 +591,11 @@ class Taco:
             if key in _COLLECTION_FIELDS:
                 raise _core.TacoSchemaError(f"Taco.extend_with: '{key}' is a core COLLECTION field, not an extension")
             fields[key] = _jsonable(value)
-        self._native = _core.Taco(self._current().tortilla, _collection_text(fields), self._descriptions)
-        self._fields = fields
+        text = _collection_text(fields)
+        self._native = _core.Taco(self._current().tortilla, text, self._descriptions)
+        self._built_text = text
+        self._fields.clear()
+        self._fields.update(fields)
         return self
 
     def __getattr__(self, name: str) -> Any:
@@ -576,7 +603,7 @@ class Taco:
         if name in fields:
             return fields[name]
         if name == "extent" and "_built_from" in self.__dict__:
-            return self.collection["extent"]  # computed from the samples, as it will be written
+            return _FieldDict(self.collection["extent"])  # computed from the samples, as it will be written
         raise AttributeError(name)
 
     @property
@@ -597,10 +624,12 @@ class Taco:
 
     def __setstate__(self, state: dict) -> None:
         self._descriptions = state.get("descriptions") or {}
-        self._native = _core.Taco(state["root"], json.dumps(state["fields"]), self._descriptions)
+        text = json.dumps(state["fields"])
+        self._native = _core.Taco(state["root"], text, self._descriptions)
         self.tortilla = Tortilla._wrap(state["root"])
         self._built_from = self.tortilla._native
-        self._fields = state["fields"]
+        self._built_text = text
+        object.__setattr__(self, "_fields", state["fields"])
 
 
 def create(taco: Taco, output: Union[str, os.PathLike], output_format: str = "auto",
@@ -895,6 +924,36 @@ def _list(value: Any, field: str) -> list:
     if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
         raise _core.TacoSchemaError(f"COLLECTION field '{field}': expected a list, not {type_name(value)}")
     return list(value)
+
+
+class _FieldDict(dict):
+    """A provider, curator or extent of a Taco: a dict that also reads its keys as attributes
+    (``taco.extent.spatial``, ``taco.providers[0].name``), as tacotoolbox's models do."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+def _collection_value(key: str, value: Any) -> Any:
+    """A COLLECTION field's value as the Taco keeps it (lists of the list fields, dicts of
+    providers/curators, extent normalized, extension values made JSON-ready)."""
+    if key in ("licenses", "tasks"):
+        return _list(value, key)
+    if key in ("providers", "curators", "keywords"):
+        if value is None and key != "providers":
+            return None
+        items = _list(value, key)
+        return items if key == "keywords" else [_FieldDict(_as_dict(v, key)) for v in items]
+    if key == "extent":
+        return _FieldDict(_extent_dict(value))
+    if key in _COLLECTION_FIELDS:
+        return value
+    return _jsonable(value)
 
 
 def _extent_dict(extent: Any) -> dict:

@@ -8,7 +8,9 @@ same script (found by a parity hunt, 2026-11-29); each test runs both writers.
 - a NaN / Infinity dataset-level value is written and read as Python's json does;
 - a dataset-level value JSON cannot hold names its key;
 - split_size / group_by with a FOLDER output are ignored with a warning, as tacotoolbox ignores
-  them (tacocore refused them; 2026-12-02).
+  them (tacocore refused them; 2026-12-02);
+- a Taco field set or edited after the Taco was made is what create() writes (tacocore wrote the
+  old value without a word; 2026-12-02).
 """
 
 from __future__ import annotations
@@ -172,3 +174,28 @@ def test_export_metadata_types_an_aware_datetime_as_tacotoolbox_does():
     ours = tacocore.Sample("a", b"x", whenz=when).export_metadata().schema.field("whenz").type
     theirs = toolbox_model.Sample(id="a", path=b"x", whenz=when).export_metadata().schema.field("whenz").type
     assert ours == theirs and str(ours) == "timestamp[us, tz=UTC]", (ours, theirs)
+
+
+def test_taco_fields_changed_after_construction_are_written(tmp_path):
+    written = {}
+    for name, model, writer in (("ref", toolbox_model, tacotoolbox), ("core", tacocore, tacocore)):
+        taco = model.Taco(tortilla=model.Tortilla([model.Sample(id=f"s{i}", path=bytes([65 + i]) * 8)
+                                                   for i in range(2)]),
+                          **{**COLLECTION_DEFAULTS, "keywords": ["a"]})
+        taco.title = "New title"
+        taco.description = "changed"
+        taco.keywords.append("b")  # in place: no assignment at all
+        taco.licenses = ["MIT"]
+        assert taco.title == "New title"
+        assert taco.extent.spatial == [-180.0, -90.0, 180.0, 90.0] and taco.providers[0].name
+        out = tmp_path / f"{name}.tacozip"
+        writer.create(taco, str(out))
+        doc = json.loads(zipfile.ZipFile(out).read("COLLECTION.json"))
+        written[name] = {k: doc[k] for k in ("title", "description", "keywords", "licenses")}
+    assert written["core"] == written["ref"] == {"title": "New title", "description": "changed",
+                                                 "keywords": ["a", "b"], "licenses": ["MIT"]}
+    # a value the Taco refuses leaves it as it was
+    taco = tacocore.Taco(tacocore.Tortilla([tacocore.Sample("s0", b"x")]), **COLLECTION_DEFAULTS)
+    with pytest.raises(tacocore.TacoSchemaError):
+        taco.licenses = "MIT"  # a string, not a list
+    assert taco.licenses == COLLECTION_DEFAULTS["licenses"]
