@@ -208,8 +208,8 @@ void bind_model(nb::module_& m) {
                      "A root Tortilla plus COLLECTION metadata, validated (ids, schema, PIT).")
         .def(nb::new_([](Tortilla root, const std::string& collection_json,
                          std::map<std::string, std::string> field_descriptions) {
-                 auto doc = format::parse_json_document(collection_json, "Taco collection fields");
-                 format::refuse_inexact_integers(collection_json, "Taco collection fields");
+                 auto doc =
+                     format::parse_user_json_document(collection_json, "Taco collection fields");
                  auto info =
                      format::collection_info_from_json(doc, "Taco collection fields", false);
                  info.field_descriptions = std::move(field_descriptions);

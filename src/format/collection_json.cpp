@@ -192,9 +192,7 @@ OrderedJson collection_json(const Taco& taco, const std::vector<metadata::LevelT
                                     : OrderedJson(nullptr);
     j["extent"] = std::move(extent);
     for (const auto& [key, text] : info.extensions) {
-        const std::string source = "COLLECTION field '" + key + "'";
-        j[key] = parse_json_document(text, source);
-        refuse_inexact_integers(text, source);
+        j[key] = parse_user_json_document(text, "COLLECTION field '" + key + "'");
     }
     j["taco:pit_schema"] = pit_schema_json(levels);
     j["taco:field_schema"] = field_schema_json(levels, info.field_descriptions);

@@ -36,4 +36,8 @@ OrderedJson parse_json_document(const std::string& text, const std::string& sour
 /// `create` (what is read from a dataset is taken as JSON readers take it, rounded).
 void refuse_inexact_integers(const std::string& text, const std::string& source);
 
+/// parse_json_document for a document a user gives to `create` (a --collection file, Taco
+/// fields, an extension's value): also refuse_inexact_integers, so nothing is written rounded.
+OrderedJson parse_user_json_document(const std::string& text, const std::string& source);
+
 }  // namespace taco::format

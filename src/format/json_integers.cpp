@@ -87,4 +87,10 @@ void refuse_inexact_integers(const std::string& text, const std::string& source)
                       "accept the rounding");
 }
 
+OrderedJson parse_user_json_document(const std::string& text, const std::string& source) {
+    OrderedJson doc = parse_json_document(text, source);
+    refuse_inexact_integers(text, source);
+    return doc;
+}
+
 }  // namespace taco::format

@@ -109,8 +109,7 @@ CollectionInfo collection_from_args(const CreateArgs& a) {
     CollectionInfo info;
     if (!a.collection_file.empty()) {
         const std::string text = read_text(a.collection_file);
-        auto doc = format::parse_json_document(text, a.collection_file);
-        format::refuse_inexact_integers(text, a.collection_file);
+        auto doc = format::parse_user_json_document(text, a.collection_file);
         info = format::collection_info_from_json(doc, a.collection_file, false);
     }
     if (!a.id.empty()) info.id = a.id;
