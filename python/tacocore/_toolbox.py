@@ -254,14 +254,26 @@ def _defer(sample: Sample, table: Any) -> None:
 
 
 def _drain_queue() -> None:
-    """Applies the tables of every queued sample."""
+    """Applies the tables of every queued sample (the queue is full). A table the native reader
+    refuses stays with its sample, which leaves the queue: the error is raised where that
+    sample is used (its Tortilla, or a read of its fields), never in another sample's call."""
     with _pending_lock:
         queued = _queue[:]
         _queue.clear()
         try:
             _apply_pending(queued)
-        finally:  # a table that failed leaves the samples after it waiting, and queued
-            _queue.extend(s for s in queued if s._pending is not None)
+        except _core.TacoError:
+            pass  # kept by the samples concerned (see _apply_rounds)
+
+
+def _take_from_queue(samples: Sequence[Sample]) -> None:
+    """Removes `samples` from the queue: a Tortilla applies its own samples' tables itself, so
+    that it fails only for them (a bad row of a sample still being built elsewhere is not its
+    error)."""
+    with _pending_lock:
+        if _queue:
+            mine = {id(s) for s in samples}
+            _queue[:] = [s for s in _queue if id(s) not in mine]
 
 
 def _apply_arrow_row(native: "_core.Sample", table: Any) -> bool:
@@ -296,19 +308,29 @@ def _apply_pending(samples: Sequence[Sample]) -> None:
 
 
 def _apply_rounds(waiting: list) -> None:
+    """Round k applies every waiting sample's k-th table. A table is taken from its sample only
+    once it is applied: a sample whose table fails keeps it (and its later ones, so their order
+    holds), the others go on, and the first failure is raised at the end. A retry then fails
+    the same way instead of finding the sample's fields silently gone."""
+    first_error: Optional[Exception] = None
     while waiting:
         tables = [s._pending[0] for s in waiting]
         # Usually one schema for the whole round (pyarrow refuses to concatenate others).
         if len(tables) > 1 and _read_together(waiting, tables):
             for s in waiting:
                 s._pending = s._pending[1:] or None
+            failed: list = []
         else:
-            _apply_by_schema(waiting, tables)
-        waiting = [s for s in waiting if s._pending is not None]
+            failed, error = _apply_by_schema(waiting, tables)
+            first_error = first_error or error
+        waiting = [s for s in waiting if s._pending is not None and not any(s is f for f in failed)]
+    if first_error is not None:
+        raise first_error
 
 
-def _apply_by_schema(samples: list, tables: list) -> None:
-    """samples[i] takes tables[i]: one native pass per schema, one by one where that declines."""
+def _apply_by_schema(samples: list, tables: list) -> tuple:
+    """samples[i] takes tables[i]: one native pass per schema, one by one where that declines or
+    fails. Returns (the samples whose table failed, the first error or None)."""
     groups: list = []  # [(schema, [sample], [table])]
     for s, table in zip(samples, tables):
         for schema, members, grouped in groups:
@@ -318,12 +340,23 @@ def _apply_by_schema(samples: list, tables: list) -> None:
                 break
         else:
             groups.append((table.schema, [s], [table]))
+    failed: list = []
+    first_error: Optional[Exception] = None
     for _, members, grouped in groups:
-        batched = len(grouped) > 1 and _read_together(members, grouped)
+        try:
+            batched = len(grouped) > 1 and _read_together(members, grouped)
+        except _core.TacoError:  # a bad row: found below, one sample at a time
+            batched = False
         for s, table in zip(members, grouped):
-            s._pending = s._pending[1:] or None
             if not batched:
-                _apply_arrow_row(s._core_sample, table)
+                try:
+                    _apply_arrow_row(s._core_sample, table)
+                except _core.TacoError as exc:
+                    failed.append(s)
+                    first_error = first_error or exc
+                    continue
+            s._pending = s._pending[1:] or None
+    return failed, first_error
 
 
 def _read_together(samples: list, tables: list) -> bool:
@@ -357,8 +390,10 @@ class Tortilla:
             raise _core.TacoSchemaError(f"Tortilla: pad_to must be at least 1, not {pad_to}")
         if not isinstance(strict_schema, bool):
             raise TypeError(f"Tortilla: strict_schema must be True or False, not {type_name(strict_schema)}")
-        _drain_queue()  # every sample with deferred tables is queued...
-        _apply_pending(samples)  # ...but for those a thread lost to fork() was applying
+        # Its own samples' deferred tables, applied together (also those a thread lost to
+        # fork() was applying); a bad row raises here, naming its sample and field.
+        _take_from_queue(samples)
+        _apply_pending(samples)
         natives = [s._core_sample for s in samples]
         self._native = _core.Tortilla(natives, pad_to, strict_schema)
         self._added: tuple = ()  # the columns extend_with added, which pop may remove

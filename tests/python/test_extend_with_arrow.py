@@ -472,9 +472,31 @@ def test_text_that_is_not_utf8_fails_at_the_tortilla_naming_sample_and_field():
     c.extend_with(good.slice(1, 1))
     with pytest.raises(tacocore.TacoSchemaError, match="sample 'b' field 's': text is not valid UTF-8"):
         tacocore.Tortilla([a, b, c])
-    assert b._pending is None, "the failed table is dropped, as a failed extend_with adds nothing"
-    assert c.metadata == {"s": "fine"}, "the samples after it are still applied later"
-    assert b.metadata == {}
+    assert c.metadata == {"s": "fine"}, "the samples after it are still applied"
+    # The failed table stays with its sample: using it fails the same way again. (It was dropped,
+    # so a retry, e.g. with strict_schema=False, silently wrote the sample without its fields.)
+    assert b._pending is not None
+    with pytest.raises(tacocore.TacoSchemaError, match="sample 'b' field 's'"):
+        tacocore.Tortilla([a, b, c], strict_schema=False)
+    with pytest.raises(tacocore.TacoSchemaError, match="sample 'b' field 's'"):
+        b.metadata
+    assert tacocore.Tortilla([a, c]).export_metadata()["s"].to_pylist() == ["ok", "fine"]
+
+
+def test_a_bad_waiting_row_fails_only_its_own_tortilla():
+    """A Tortilla applied every queued sample's rows, so a bad row of a sample still being built
+    elsewhere failed an unrelated Tortilla, naming a sample it does not hold."""
+    big = pa.table({"x": pa.array([1, 2**63 + 5], pa.uint64())})
+    primed = tacocore.Sample(id="prime", path=b"")
+    primed.extend_with(big.slice(0, 1))
+    tacocore.Tortilla([primed])  # the schema is now read whole: later rows like it wait
+    bad = tacocore.Sample(id="bad", path=b"")
+    bad.extend_with(big.slice(1, 1))
+    assert bad._pending is not None
+    ok = [tacocore.Sample(id=f"ok{i}", path=b"", y=i) for i in range(2)]
+    assert tacocore.Tortilla(ok).export_metadata()["y"].to_pylist() == [0, 1]
+    with pytest.raises(tacocore.TacoSchemaError, match="sample 'bad' field 'x': integer 9223372036854775813"):
+        tacocore.Tortilla([bad])
 
 
 def test_samples_built_on_threads_get_their_own_rows(monkeypatch):
