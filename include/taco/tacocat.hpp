@@ -34,4 +34,10 @@ std::string tacollection_json(const std::vector<std::filesystem::path>& parts);
 std::filesystem::path create_tacollection(const std::vector<std::filesystem::path>& parts,
                                           const std::filesystem::path& output_dir);
 
+/// The same document at the file path `output` (tacotoolbox's create_tacollection takes the
+/// file's path: 'TACOLLECTION.json', '.tacocat/COLLECTION.json'); missing parent directories are
+/// made. Returns `output`. IoError if it exists.
+std::filesystem::path create_tacollection_file(const std::vector<std::filesystem::path>& parts,
+                                               const std::filesystem::path& output);
+
 }  // namespace taco

@@ -37,6 +37,17 @@ void bind_collection(nb::module_& m) {
             return fs_str(written);
         },
         "parts"_a, "output"_a, "Writes output/TACOLLECTION.json for TACO ZIP parts.");
+    m.def(
+        "create_tacollection_file",
+        [](const std::vector<std::filesystem::path>& paths, const std::filesystem::path& output) {
+            std::filesystem::path written;
+            {
+                GilRelease release;
+                written = create_tacollection_file(paths, output);
+            }
+            return fs_str(written);
+        },
+        "parts"_a, "output"_a, "Writes the merged COLLECTION.json of TACO ZIP parts at `output`.");
 }
 
 }  // namespace taco::py

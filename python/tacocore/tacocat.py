@@ -1,5 +1,6 @@
-"""tacotoolbox.tacocat under tacocore: ``create_tacocat`` (implemented in tacocore._collection)."""
+"""tacotoolbox.tacocat under tacocore: ``create_tacocat`` and the ``create_tacollection`` it
+imports (both implemented in tacocore._collection)."""
 
-from ._collection import create_tacocat
+from ._collection import create_tacocat, create_tacollection
 
-__all__ = ["create_tacocat"]
+__all__ = ["create_tacocat", "create_tacollection"]

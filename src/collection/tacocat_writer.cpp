@@ -159,8 +159,12 @@ std::string tacollection_json(const std::vector<fs::path>& parts) {
 }
 
 fs::path create_tacollection(const std::vector<fs::path>& parts, const fs::path& output_dir) {
+    return create_tacollection_file(parts, output_dir / "TACOLLECTION.json");
+}
+
+fs::path create_tacollection_file(const std::vector<fs::path>& parts, const fs::path& output) {
     const std::string text = tacollection_json(parts);
-    io::StagedOutput out(output_dir / "TACOLLECTION.json", false);
+    io::StagedOutput out(output, false);
     write_text(out.staging(), text);
     out.commit();
     return out.target();

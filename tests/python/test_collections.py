@@ -214,6 +214,23 @@ def test_tacollection_json_matches_the_reference(ref_collection, tmp_path, run_c
     assert out.read_bytes() == (ref_collection / ".tacocat" / "COLLECTION.json").read_bytes()
     with pytest.raises(tacocore.TacoIOError, match="already exists"):
         tacocore.create_tacollection(parts, tmp_path / "ds")
+    # tacotoolbox's signature: output is the file to write (it made a directory of that name),
+    # None the inputs' directory, inputs= by name, validate_schema accepted
+    from tacocore.tacocat import create_tacollection
+    import tacotoolbox.tacocat as toolbox_tacocat
+
+    for lib, where in ((toolbox_tacocat, "ref"), (tacocore.tacocat, "core")):
+        lib.create_tacollection(inputs=parts, output=tmp_path / where / "meta" / "TACOLLECTION.json",
+                                validate_schema=True)
+        assert (tmp_path / where / "meta" / "TACOLLECTION.json").is_file()
+    assert ((tmp_path / "core" / "meta" / "TACOLLECTION.json").read_bytes()
+            == (tmp_path / "ref" / "meta" / "TACOLLECTION.json").read_bytes())
+    assert create_tacollection(parts).name == "COLLECTION.json"  # beside the inputs
+    assert (tmp_path / "ds" / "COLLECTION.json").read_bytes() == out.read_bytes()
+    with pytest.warns(UserWarning, match="validate_schema=False ignored"):
+        tacocore.create_tacocat(parts, tmp_path / "ds2", validate_schema=False)
+    with pytest.raises(tacocore.TacoIOError, match="in different directories"):
+        tacocore.create_tacocat([parts[0], tmp_path / "ref" / "x.tacozip"])
     # The CLI writes the same indexes.
     run_cli("tacocat", *parts, "--output", tmp_path / "cli")
     run_cli("tacocat", *parts, "--output", tmp_path / "cli", "--format", "file")
