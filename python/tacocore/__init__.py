@@ -19,6 +19,7 @@ from ._exceptions import (
     TacoPathNotFoundError,
     TacoPitError,
     TacoQueryError,
+    TacoSampleFileError,
     TacoSchemaError,
 )
 from ._backends import (
@@ -60,7 +61,8 @@ _register_spatial()  # ST_* in sql() when duckdb-ext-spatial is installed
 
 # The exceptions are created in the extension; users import (and tracebacks show) them here.
 for _exc in (TacoError, TacoFormatError, TacoSchemaError, TacoPitError, TacoQueryError, TacoIOError,
-             TacoNavigationError, TacoBackendError, TacoPathNotFoundError, TacoMemoryError):
+             TacoNavigationError, TacoBackendError, TacoPathNotFoundError, TacoMemoryError,
+             TacoSampleFileError):
     _exc.__module__ = __name__
 del _exc
 
@@ -118,5 +120,6 @@ __all__ = [
     "TacoMemoryError",
     "TacoBackendError",
     "TacoPathNotFoundError",
+    "TacoSampleFileError",
     "__version__",
 ]

@@ -9,7 +9,7 @@ Hierarchy (as tacoreader 2.4, plus ``TacoPitError`` under ``TacoSchemaError``)::
 
     TacoError
     ├── TacoFormatError       not a valid TACO container (bad ZIP, missing COLLECTION.json, v1 file)
-    ├── TacoSchemaError       incompatible or invalid schema (PITSchema, concat)
+    ├── TacoSchemaError       incompatible or invalid schema (PITSchema, concat); also a ValueError
     │   └── TacoPitError      the sample tree breaks PIT-1 or PIT-2 (tacocore only)
     ├── TacoIOError           reading bytes failed (missing file, permission)
     ├── TacoQueryError        bad SQL, unknown level or column, invalid filter
@@ -42,6 +42,12 @@ class TacoBackendError(TacoError):
     """DataFrame backend error: unknown backend name, or its package is not installed."""
 
 
+class TacoSampleFileError(TacoIOError, ValueError):
+    """A Sample's file cannot be used (missing, not a regular file, unreadable). A TacoIOError
+    (what it is) and also a ValueError, which tacotoolbox's Sample raises for it (pydantic's
+    validation), so ``except ValueError`` in a script written for tacotoolbox still catches it."""
+
+
 class TacoPathNotFoundError(TacoIOError, TacoFormatError):
     """``load()`` of a local path that does not exist. A TacoIOError (what it is) and also a
     TacoFormatError, which tacoreader raises for a missing directory ("COLLECTION.json not
@@ -58,5 +64,6 @@ __all__ = [
     "TacoNavigationError",
     "TacoMemoryError",
     "TacoBackendError",
+    "TacoSampleFileError",
     "TacoPathNotFoundError",
 ]

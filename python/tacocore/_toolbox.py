@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence, Union
 
 from . import _core
+from ._exceptions import TacoSampleFileError
 
 __all__ = ["Sample", "Tortilla", "Taco", "create"]
 
@@ -41,6 +42,8 @@ class Sample:
                 native = _SAMPLE_FILE(id, os.fspath(path))
             except TypeError:  # the checked call raises the message naming the argument
                 native = _core.Sample.file(id, os.fspath(path))
+            except _core.TacoIOError as exc:  # also a ValueError, as tacotoolbox raises
+                raise TacoSampleFileError(str(exc)) from None
         elif isinstance(path, Tortilla):
             inferred = "FOLDER"
             native = _core.Sample.folder(id, path._native)

@@ -10,7 +10,9 @@ same script (found by a parity hunt, 2026-11-29); each test runs both writers.
 - split_size / group_by with a FOLDER output are ignored with a warning, as tacotoolbox ignores
   them (tacocore refused them; 2026-12-02);
 - a Taco field set or edited after the Taco was made is what create() writes (tacocore wrote the
-  old value without a word; 2026-12-02).
+  old value without a word; 2026-12-02);
+- what tacotoolbox raises as ValueError (bad id, missing file, bad key, schema mismatch, duplicate
+  ids) is caught by `except ValueError` with tacocore too (2026-12-02).
 """
 
 from __future__ import annotations
@@ -199,3 +201,21 @@ def test_taco_fields_changed_after_construction_are_written(tmp_path):
     with pytest.raises(tacocore.TacoSchemaError):
         taco.licenses = "MIT"  # a string, not a list
     assert taco.licenses == COLLECTION_DEFAULTS["licenses"]
+
+
+@pytest.mark.parametrize("case", ["bad id", "missing file", "bad key", "schema mismatch", "duplicate ids"])
+def test_what_tacotoolbox_raises_as_value_error_is_a_value_error(tmp_path, case):
+    for model in (toolbox_model, tacocore):
+        with pytest.raises(ValueError):
+            if case == "bad id":
+                model.Sample(id="a/b", path=b"x")
+            elif case == "missing file":
+                model.Sample(id="a", path=tmp_path / "missing.tif")
+            elif case == "bad key":
+                model.Sample(id="a", path=b"x").extend_with({"bad key!": 1})
+            elif case == "schema mismatch":
+                model.Tortilla([model.Sample(id="a", path=b"x", k=1), model.Sample(id="b", path=b"x", j="s")])
+            else:
+                model.Tortilla([model.Sample(id="a", path=b"x"), model.Sample(id="a", path=b"y")])
+    assert issubclass(tacocore.TacoSchemaError, tacocore.TacoError)
+    assert issubclass(tacocore.TacoSampleFileError, tacocore.TacoIOError)
