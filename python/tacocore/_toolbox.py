@@ -374,9 +374,13 @@ def _read_together(samples: list, tables: list) -> bool:
 
 
 class Tortilla:
-    """Samples sharing one metadata schema: ``Tortilla(samples, pad_to=None, strict_schema=True)``."""
+    """Samples sharing one metadata schema: ``Tortilla(samples, strict_schema=True, *, pad_to=None)``.
 
-    def __init__(self, samples: Sequence[Sample], pad_to: Optional[int] = None, strict_schema: bool = True) -> None:
+    The positional order is tacotoolbox's (``Tortilla(samples, False)`` is ``strict_schema=False``);
+    ``pad_to``, tacocore's own, is keyword-only."""
+
+    def __init__(self, samples: Sequence[Sample], strict_schema: bool = True, *,
+                 pad_to: Optional[int] = None) -> None:
         if not isinstance(samples, (list, tuple)):
             # A lone Sample is iterable (its metadata, through __getitem__): named, not iterated.
             if isinstance(samples, (Sample, str, bytes, dict)) or not hasattr(samples, "__iter__"):

@@ -219,3 +219,16 @@ def test_what_tacotoolbox_raises_as_value_error_is_a_value_error(tmp_path, case)
                 model.Tortilla([model.Sample(id="a", path=b"x"), model.Sample(id="a", path=b"y")])
     assert issubclass(tacocore.TacoSchemaError, tacocore.TacoError)
     assert issubclass(tacocore.TacoSampleFileError, tacocore.TacoIOError)
+
+
+def test_tortilla_takes_strict_schema_second_as_tacotoolbox():
+    """tacotoolbox's Tortilla(samples, strict_schema): tacocore's second positional was pad_to,
+    so Tortilla(samples, False) was 'pad_to must be an int or None'."""
+    for model in (toolbox_model, tacocore):
+        mixed = [model.Sample(id="a", path=b"x", k=1), model.Sample(id="b", path=b"x", j="s")]
+        tortilla = model.Tortilla(mixed, False)
+        assert len(tortilla.samples) == 2
+    padded = tacocore.Tortilla([tacocore.Sample(id="a", path=b"x")], pad_to=3)
+    assert len(padded.samples) == 3
+    with pytest.raises(TypeError):
+        tacocore.Tortilla([tacocore.Sample(id="a", path=b"x")], True, 3)  # pad_to is keyword-only
