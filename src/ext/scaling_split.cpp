@@ -38,7 +38,9 @@ std::vector<Field> fields(const Scaling& s, std::string_view sample_id) {
     for (float f : s.scale_offset)
         if (!std::isfinite(f))
             throw SchemaError(where(sample_id, "scaling:scale_offset") + "expected finite numbers");
-    if (s.per_band && !s.scale_factor.empty() && !s.scale_offset.empty() &&
+    // One value against several (one offset for every band, or one factor) is a broadcast, which
+    // tacotoolbox writes as given and readers apply to every band; other counts cannot pair up.
+    if (s.per_band && s.scale_factor.size() > 1 && s.scale_offset.size() > 1 &&
         s.scale_factor.size() != s.scale_offset.size())
         throw SchemaError(where(sample_id, "scaling:scale_offset") + "has " +
                           std::to_string(s.scale_offset.size()) + " values but scale_factor has " +

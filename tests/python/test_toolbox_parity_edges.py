@@ -232,3 +232,19 @@ def test_tortilla_takes_strict_schema_second_as_tacotoolbox():
     assert len(padded.samples) == 3
     with pytest.raises(TypeError):
         tacocore.Tortilla([tacocore.Sample(id="a", path=b"x")], True, 3)  # pad_to is keyword-only
+
+
+@pytest.mark.parametrize("kw", [dict(scale_factor=[1e-4] * 3, scale_offset=-0.1),
+                                dict(scale_factor=[0.5, 2.0], scale_offset=[1.0])])
+def test_scaling_with_one_offset_for_every_band_is_written_as_tacotoolbox(kw):
+    """Refused before ('has 1 values but scale_factor has 3')."""
+    from tacotoolbox.sample.extensions.scaling import Scaling as ToolboxScaling
+
+    from tacocore.sample.extensions.scaling import Scaling
+
+    rows = []
+    for model, scaling in ((toolbox_model, ToolboxScaling), (tacocore, Scaling)):
+        s = model.Sample(id="a", path=b"x")
+        s.extend_with(scaling(**kw))
+        rows.append(s.export_metadata().select(["scaling:scale_factor", "scaling:scale_offset"]).to_pylist())
+    assert rows[0] == rows[1]

@@ -266,6 +266,13 @@ TEST(Extensions, ScalingAndSplit) {
     EXPECT_EQ(field(f, "scaling:padding").type(), DataType::list(DataType::int32()));
     auto g = ext::fields(ext::Scaling{true, {1, 2}, {0, 0}, std::nullopt}, "s");
     EXPECT_EQ(field(g, "scaling:scale_factor").type(), DataType::list(DataType::float32()));
+    // One offset for every band (tacotoolbox writes it as given), but not 3 factors to 2 offsets.
+    auto one = ext::fields(ext::Scaling{true, {1, 2, 3}, {0.5f}, std::nullopt}, "s");
+    EXPECT_EQ(field(one, "scaling:scale_offset").as_list().size(), 1u);
+    EXPECT_NE(schema_error([] {
+                  ext::fields(ext::Scaling{true, {1, 2, 3}, {0, 0}, std::nullopt}, "s");
+              }).find("has 2 values but scale_factor has 3"),
+              std::string::npos);
     EXPECT_NE(schema_error([] {
                   ext::fields(ext::Scaling{false, {0.0f}, {}, {}}, "s");
               }).find("0"),
