@@ -179,6 +179,21 @@ class Sample:
         """The value of extension field ``key`` (KeyError if absent)."""
         return self._native.get(key)
 
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for names a Sample does not have: an extension field read as an attribute
+        # (sample.cloud, getattr(sample, "stac:crs")), as on tacotoolbox's pydantic Sample.
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(f"'Sample' object has no attribute or extension field '{name}'") from None
+
+    def model_dump(self) -> dict:
+        """``{"id", "path", "type", <extension fields>...}``, tacotoolbox's ``Sample.model_dump()``
+        (``path``: a Path, the Tortilla of a FOLDER, or None for bytes held in memory)."""
+        return {"id": self.id, "path": self.path, "type": self.type, **self.metadata}
+
     def export_metadata(self) -> Any:
         """This sample as a 1-row pyarrow Table, as tacotoolbox's ``export_metadata()``: id, type,
         path (null for bytes held in memory and for a FOLDER), then the extension fields with the

@@ -248,3 +248,15 @@ def test_scaling_with_one_offset_for_every_band_is_written_as_tacotoolbox(kw):
         s.extend_with(scaling(**kw))
         rows.append(s.export_metadata().select(["scaling:scale_factor", "scaling:scale_offset"]).to_pylist())
     assert rows[0] == rows[1]
+
+
+def test_extension_fields_read_as_attributes_and_model_dump(tmp_path):
+    (tmp_path / "f.bin").write_bytes(b"x" * 11)
+    dumps = []
+    for model in (toolbox_model, tacocore):
+        s = model.Sample(id="a", path=tmp_path / "f.bin", cloud=1.5, tags=["x", "y"])
+        s.extend_with({"cc": 3})
+        assert (s.cloud, s.tags, s.cc, getattr(s, "cc")) == (1.5, ["x", "y"], 3, 3)
+        assert not hasattr(s, "nope")
+        dumps.append(s.model_dump())
+    assert dumps[0] == dumps[1]
