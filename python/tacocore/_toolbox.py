@@ -439,6 +439,12 @@ class Tortilla:
         out._sample_descriptions = _described(dict(self._sample_descriptions), sample_texts)
         return out
 
+    # tacotoolbox's private names, which its extensions and some scripts read.
+    _current_depth = property(lambda self: self._native.depth - 1,
+                              doc="The deepest level below this tortilla (0: only FILEs).")
+    _size_bytes = property(lambda self: sum(s.size for s in self._native.samples),
+                           doc="Bytes of every FILE below this tortilla.")
+
     @property
     def samples(self) -> list:
         """The samples, padding included."""

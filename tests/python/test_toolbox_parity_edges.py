@@ -260,3 +260,12 @@ def test_extension_fields_read_as_attributes_and_model_dump(tmp_path):
         assert not hasattr(s, "nope")
         dumps.append(s.model_dump())
     assert dumps[0] == dumps[1]
+
+
+def test_tortilla_private_depth_and_size_as_tacotoolbox():
+    values = []
+    for model in (toolbox_model, tacocore):
+        inner = model.Tortilla([model.Sample(id=f"c{i}", path=bytes([65 + i]) * (i + 3)) for i in range(2)])
+        outer = model.Tortilla([model.Sample(id="f", path=inner)])
+        values.append((inner._current_depth, outer._current_depth, inner._size_bytes, outer._size_bytes))
+    assert values[0] == values[1] == (0, 1, 7, 7)
