@@ -651,9 +651,9 @@ class Taco:
             data = _as_dict(extension, "Taco.extend_with")
         fields = dict(self._fields)
         for key, value in data.items():
-            if key in _COLLECTION_FIELDS:
-                raise _core.TacoSchemaError(f"Taco.extend_with: '{key}' is a core COLLECTION field, not an extension")
-            fields[key] = _jsonable(value)
+            # A core field (description, extent, ...) is replaced, as tacotoolbox's extend_with
+            # does (its only way to force an extent); checked like an assignment.
+            fields[key] = _collection_value(key, value)
         text = _collection_text(fields)
         self._native = _core.Taco(self._current().tortilla, text, self._descriptions)
         self._built_text = text

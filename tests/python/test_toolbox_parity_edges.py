@@ -269,3 +269,15 @@ def test_tortilla_private_depth_and_size_as_tacotoolbox():
         outer = model.Tortilla([model.Sample(id="f", path=inner)])
         values.append((inner._current_depth, outer._current_depth, inner._size_bytes, outer._size_bytes))
     assert values[0] == values[1] == (0, 1, 7, 7)
+
+
+def test_taco_extend_with_replaces_a_core_field_as_tacotoolbox(tmp_path):
+    """Refused before ('is a core COLLECTION field'); tacotoolbox's only way to force an extent."""
+    written = []
+    for name, model, writer in (("ref", toolbox_model, tacotoolbox), ("core", tacocore, tacocore)):
+        taco = build(model)
+        taco.extend_with({"description": "overridden", "extent": {"spatial": [0.0, 0.0, 1.0, 1.0], "temporal": None}})
+        writer.create(taco, str(tmp_path / f"{name}.tacozip"))
+        doc = json.loads(zipfile.ZipFile(tmp_path / f"{name}.tacozip").read("COLLECTION.json"))
+        written.append((doc["description"], doc["extent"]))
+    assert written[0] == written[1] == ("overridden", {"spatial": [0.0, 0.0, 1.0, 1.0], "temporal": None})
