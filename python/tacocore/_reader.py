@@ -442,7 +442,9 @@ def _restore(recipe: tuple, query: str, backend: str, state: tuple) -> "TacoData
     else:
         ds = concat(recipe[1], column_mode=recipe[2])
         ds._backend = backend
-    sort_by, descending, limit_n, sql_view = state
+    # (sort_by, descending, limit_n[, made by sql()]): the short form is the torch rows' own.
+    sort_by, descending, limit_n = state[:3]
+    sql_view = len(state) > 3 and state[3]
     if query is not None and ds._native.query != query:
         # A view's SQL defines `data` itself, so binding it again changes nothing.
         view = ds._view_of(ds._native.sql(query), printed_as_table=sql_view)

@@ -36,7 +36,8 @@ def scenarios(tmp_path, small_zip):
         # (a TacoIOError that is also a TacoFormatError, as tacoreader raises for a missing directory)
         ("load a missing file", tacocore.TacoPathNotFoundError, lambda: tacocore.load(tmp_path / "missing.tacozip"),
          "missing.tacozip"),
-        ("sample from a missing file", tacocore.TacoIOError, lambda: tacocore.Sample("a", tmp_path / "nofile"),
+        # (a TacoIOError that is also a ValueError, as tacotoolbox raises)
+        ("sample from a missing file", tacocore.TacoSampleFileError, lambda: tacocore.Sample("a", tmp_path / "nofile"),
          "nofile"),
         ("create over an existing output", tacocore.TacoIOError, lambda: tacocore.create(taco, existing),
          "exists"),
@@ -97,7 +98,7 @@ def test_every_class_is_reached(tmp_path, small_zip):
     reached = {cls for _, cls, _, _ in scenarios(tmp_path, small_zip)}
     assert reached == {tacocore.TacoIOError, tacocore.TacoFormatError, tacocore.TacoSchemaError,
                        tacocore.TacoPitError, tacocore.TacoQueryError, tacocore.TacoNavigationError,
-                       tacocore.TacoPathNotFoundError}
+                       tacocore.TacoPathNotFoundError, tacocore.TacoSampleFileError}
 
 
 def test_catching_by_base_class(small_zip):
