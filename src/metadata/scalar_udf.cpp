@@ -61,7 +61,48 @@ void call_udf(duckdb_function_info info, duckdb_data_chunk input, duckdb_vector 
     }
 }
 
+// Copies the argument's values and validity to the result: the function's only job is to be a
+// function, whose result DuckDB knows no statistics of.
+void pass_through(duckdb_function_info info, duckdb_data_chunk input, duckdb_vector output) {
+    const size_t rows = duckdb_data_chunk_get_size(input);
+    const size_t width = *static_cast<const size_t*>(duckdb_scalar_function_get_extra_info(info));
+    duckdb_vector in = duckdb_data_chunk_get_vector(input, 0);
+    std::memcpy(duckdb_vector_get_data(output), duckdb_vector_get_data(in), rows * width);
+    if (const uint64_t* valid = duckdb_vector_get_validity(in)) {
+        duckdb_vector_ensure_validity_writable(output);
+        std::memcpy(duckdb_vector_get_validity(output), valid, (rows + 63) / 64 * sizeof(uint64_t));
+    }
+}
+
+void register_pass_through(duckdb_connection con, const char* name, duckdb_type type,
+                           const size_t* width) {
+    duckdb_scalar_function f = duckdb_create_scalar_function();
+    duckdb_scalar_function_set_name(f, name);
+    duckdb_logical_type t = duckdb_create_logical_type(type);
+    duckdb_scalar_function_add_parameter(f, t);
+    duckdb_scalar_function_set_return_type(f, t);
+    duckdb_destroy_logical_type(&t);
+    // NULL in, NULL out (the validity copy); not volatile, so filters still go into the scan.
+    duckdb_scalar_function_set_special_handling(f);
+    duckdb_scalar_function_set_extra_info(f, const_cast<size_t*>(width), nullptr);
+    duckdb_scalar_function_set_function(f, pass_through);
+    const duckdb_state st = duckdb_register_scalar_function(con, f);
+    duckdb_destroy_scalar_function(&f);
+    if (st != DuckDBSuccess)
+        throw QueryError(std::string("cannot register the SQL function ") + name);
+}
+
 }  // namespace
+
+void register_float_passthrough(DuckSession& db) {
+    std::shared_ptr<void>& slot = db.module_state("udf:float-passthrough");
+    if (slot) return;
+    static const size_t kFloatWidth = sizeof(float), kDoubleWidth = sizeof(double);
+    auto con = static_cast<duckdb_connection>(db.raw_connection());
+    register_pass_through(con, kFloatPassthrough, DUCKDB_TYPE_FLOAT, &kFloatWidth);
+    register_pass_through(con, kDoublePassthrough, DUCKDB_TYPE_DOUBLE, &kDoubleWidth);
+    slot = std::make_shared<int>(0);
+}
 
 // Runs for every string argument of every row, so it reads the C API's documented layout instead
 // of calling into libduckdb: a duckdb_string_t holds up to 12 bytes inline and points at longer

@@ -56,4 +56,16 @@ using BoolUdf = std::function<void(const UdfArgs& args, std::vector<uint8_t>& ou
 void register_bool_function(DuckSession& db, const std::string& name,
                             const std::vector<UdfType>& params, BoolUdf fn);
 
+/// SQL names of the functions register_float_passthrough adds: they return their FLOAT / DOUBLE
+/// argument unchanged.
+inline constexpr const char* kFloatPassthrough = "taco_float_as_stored";
+inline constexpr const char* kDoublePassthrough = "taco_double_as_stored";
+
+/// Registers kFloatPassthrough(FLOAT) and kDoublePassthrough(DOUBLE) on `db`'s connection (once).
+/// They exist to hide a column's Parquet min/max from DuckDB: writers such as pyarrow leave NaN
+/// out of them (as the Parquet format says), and DuckDB 1.4, for which NaN is the largest value,
+/// trusts them, so `x = 'NaN'`, `x >= 'inf'` found nothing and `x <= 50` kept NaN rows (duckdb
+/// issue 25521). A filter on a passed-through column still runs inside the scan, after reading.
+void register_float_passthrough(DuckSession& db);
+
 }  // namespace taco::metadata

@@ -8,6 +8,7 @@
 #include "io/trace.hpp"
 
 #include "metadata/result_table.hpp"
+#include "metadata/scalar_udf.hpp"
 #include "query/error_text.hpp"
 #include "query/load_checks.hpp"
 #include "query/vsi_path.hpp"
@@ -132,6 +133,7 @@ void configure_reader_session(metadata::DuckSession& db) {
     db.exec("SET parquet_metadata_cache = true");
     // filter_bbox's predicate: a filtered view must bind on any reader connection (concat too).
     spatial::register_sql_functions(db);
+    metadata::register_float_passthrough(db);  // level tables' float columns: see table_select
     metadata::use_utc(db);
 }
 
@@ -172,6 +174,28 @@ std::string level_view_sql(const std::string& table, const std::vector<ColumnTyp
            kNotPadding;
 }
 
+namespace {
+
+// `SELECT * FROM (relation)`, each FLOAT / DOUBLE column passed through a function so that
+// DuckDB does not prune with the file's min/max, which leave NaN out
+// (metadata::register_float_passthrough): filters on them then agree with DuckDB's own NaN rule.
+std::string table_select(const std::string& relation, const std::vector<ColumnType>& columns) {
+    std::string replaced;
+    for (const ColumnType& c : columns) {
+        const TypeId id = c.type.id();
+        if (id != TypeId::Float32 && id != TypeId::Float64) continue;
+        const std::string name = quote_identifier(c.name);
+        replaced += (replaced.empty() ? "" : ", ") +
+                    std::string(id == TypeId::Float32 ? metadata::kFloatPassthrough
+                                                      : metadata::kDoublePassthrough) +
+                    "(" + name + ") AS " + name;
+    }
+    return replaced.empty() ? "SELECT * FROM " + relation
+                            : "SELECT * REPLACE (" + replaced + ") FROM " + relation;
+}
+
+}  // namespace
+
 void define_level_views(metadata::DuckSession& db, const DatasetContext& ctx,
                         const std::string& prefix, bool level_views) {
     if (ctx.concat) {
@@ -184,10 +208,13 @@ void define_level_views(metadata::DuckSession& db, const DatasetContext& ctx,
     }
     for (size_t i = 0; i < ctx.level_files.size(); ++i) {
         const std::string table = prefix + "level" + std::to_string(i) + "_table";
-        db.exec("CREATE VIEW " + table + " AS " +
-                (ctx.parts
-                     ? collection_table_sql(*ctx.parts, i, ctx.level_files[i], ctx.level_columns[i])
-                     : "SELECT * FROM read_parquet(" + quote_literal(ctx.level_files[i]) + ")"));
+        const std::string relation =
+            ctx.parts ? "(" +
+                            collection_table_sql(*ctx.parts, i, ctx.level_files[i],
+                                                 ctx.level_columns[i]) +
+                            ")"
+                      : "read_parquet(" + quote_literal(ctx.level_files[i]) + ")";
+        db.exec("CREATE VIEW " + table + " AS " + table_select(relation, ctx.level_columns[i]));
         if (!level_views) continue;
         db.exec("CREATE VIEW " + prefix + "level" + std::to_string(i) + " AS " +
                 level_view_sql(table, ctx.level_columns[i], ctx.source.format, root_sql(ctx), i,
