@@ -66,9 +66,9 @@ void bind_errors(nb::module_& m) {
         make_exception(m, "TacoFormatError", g_base, "A file is not a valid TACO container.");
     // Also a ValueError: tacotoolbox raises ValueError (pydantic's ValidationError is one) for a
     // bad id, key, value or schema, so scripts written for it catch that.
-    g_schema = make_exception(m, "TacoSchemaError",
-                              nb::make_tuple(g_base, nb::handle(PyExc_ValueError)),
-                              "A value, column, id or collection field breaks the data model.");
+    g_schema =
+        make_exception(m, "TacoSchemaError", nb::make_tuple(g_base, nb::handle(PyExc_ValueError)),
+                       "A value, column, id or collection field breaks the data model.");
     g_pit = make_exception(m, "TacoPitError", g_schema, "The sample tree breaks PIT-1 or PIT-2.");
     g_query = make_exception(m, "TacoQueryError", g_base, "A SQL query or filter failed.");
     g_io = make_exception(m, "TacoIOError", g_base, "Reading or writing bytes failed.");

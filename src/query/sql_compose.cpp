@@ -146,6 +146,19 @@ bool starts_query(std::string_view s, const Token& t) {
            is_word(s, t, "VALUES") || is_word(s, t, "TABLE");
 }
 
+// DuckDB's statements that are not queries: sql() cannot run them inside its WITH.
+bool is_statement_keyword(std::string_view s, const Token& t) {
+    static const char* const kStatements[] = {
+        "PRAGMA",  "SET",     "RESET",      "CALL",       "INSTALL", "LOAD",
+        "CREATE",  "DROP",    "ALTER",      "INSERT",     "UPDATE",  "DELETE",
+        "COPY",    "ATTACH",  "DETACH",     "USE",        "EXPORT",  "IMPORT",
+        "BEGIN",   "COMMIT",  "ROLLBACK",   "CHECKPOINT", "VACUUM",  "ANALYZE",
+        "PREPARE", "EXECUTE", "DEALLOCATE", "TRUNCATE",   "MERGE",   "UPSERT"};
+    for (const char* k : kStatements)
+        if (is_word(s, t, k)) return true;
+    return false;
+}
+
 }  // namespace
 
 bool is_explain(const std::string& sql) {
@@ -216,6 +229,16 @@ std::string bind_data_view(const std::string& view_sql, const std::string& query
     if (is_word(query, first, "DESCRIBE") || is_word(query, first, "SUMMARIZE") ||
         is_word(query, first, "SHOW")) {
         return "WITH " + data_cte + " SELECT * FROM (" + body + ")";
+    }
+    // A statement that is no query (PRAGMA, SET, CALL, ...): wrapped in a WITH, DuckDB would
+    // only say "syntax error at or near". Other words (a misspelt SELECT) get DuckDB's own error.
+    if (is_statement_keyword(query, first)) {
+        std::string word = query.substr(first.begin, first.end - first.begin);
+        for (char& c : word) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        throw QueryError(
+            "sql() runs a query (SELECT, FROM, WITH, VALUES, TABLE, DESCRIBE, "
+            "SUMMARIZE, SHOW, EXPLAIN), not a " +
+            word + " statement (DESCRIBE data, or DESCRIBE l1, lists a view's columns)");
     }
     return "WITH " + data_cte + " " + body;
 }

@@ -57,6 +57,20 @@ TEST(SqlCompose, RejectsEmptyAndMultipleStatements) {
                          "one SQL statement"));
 }
 
+// PRAGMA, SET, CALL, INSTALL, ... wrapped in a WITH were DuckDB's "syntax error at or near".
+TEST(SqlCompose, NamesAStatementThatIsNoQuery) {
+    for (const char* q : {"PRAGMA table_info('data')", "set threads = 1", "CALL pragma_version()",
+                          "INSTALL spatial", "CREATE TABLE x AS SELECT 1"}) {
+        const std::string e = error_of<QueryError>([&] { bind_data_view("V", q); });
+        EXPECT_TRUE(contains(e, "sql() runs a query")) << e;
+        EXPECT_TRUE(contains(e, "not a ")) << e;
+    }
+    EXPECT_TRUE(contains(error_of<QueryError>([] { bind_data_view("V", "pragma x"); }),
+                         "not a PRAGMA statement"));
+    EXPECT_EQ(bind_data_view("V", "(SELECT 1)"), "WITH data AS (V) (SELECT 1)");
+    EXPECT_EQ(bind_data_view("V", "TABLE data"), "WITH data AS (V) TABLE data");
+}
+
 TEST(SqlCompose, ExplainStaysOutsideTheBinding) {
     EXPECT_EQ(bind_data_view("V", "EXPLAIN SELECT id FROM data"),
               "EXPLAIN WITH data AS (V) SELECT id FROM data");
