@@ -226,6 +226,17 @@ class TacoDataset(FlatMixin, SpaceTimeMixin, StatsMixin):
         ``{}`` when the document has none, as tacoreader (so ``ds.extent.get(...)`` works)."""
         return self._collection.get("extent", {})
 
+    def model_dump(self) -> dict:
+        """The dataset's fields as tacoreader's pydantic ``TacoDataset.model_dump()`` gives them:
+        id, version, description, tasks, extent, providers, licenses, title, curators, keywords
+        and pit_schema (a :class:`PITSchema` of the current view)."""
+        native = self._native
+        return {"id": native.id, "version": native.version, "description": native.description,
+                "tasks": list(native.tasks), "extent": self._collection.get("extent", {}),
+                "providers": native.providers, "licenses": list(native.licenses),
+                "title": native.title, "curators": native.curators, "keywords": native.keywords,
+                "pit_schema": TacoDataset.pit_schema.fget(self)}
+
     @property
     def collection(self) -> dict:
         """A copy of the whole COLLECTION.json document."""

@@ -231,3 +231,15 @@ def test_a_nan_in_a_float_column_is_filtered_by_duckdbs_own_rule(tmp_path):
             assert got == expected, where
     assert ds.sql("SELECT cloud FROM data").to_native()["cloud"].type == "double"
     assert ds.sql("SELECT f32 FROM data").to_native()["f32"].type == "float"
+
+
+@pytest.mark.parametrize("key", ["reader-zip-nested", "toolbox-zip-simple"])
+def test_model_dump_gives_tacoreaders_fields(fixture_paths, key):
+    """tacoreader's TacoDataset is a pydantic model: scripts export its metadata with
+    model_dump(), which tacocore lacked (AttributeError)."""
+    ref = tacoreader.load(fixture_paths[key]).model_dump()
+    got = tacocore.load(fixture_paths[key]).model_dump()
+    assert list(got) == list(ref)
+    assert {k: v for k, v in got.items() if k != "pit_schema"} == \
+        {k: v for k, v in ref.items() if k != "pit_schema"}
+    assert got["pit_schema"].to_dict() == ref["pit_schema"].to_dict()
