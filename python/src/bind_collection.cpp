@@ -27,17 +27,6 @@ void bind_collection(nb::module_& m) {
         "parts"_a, "output"_a, "format"_a = "folder",
         "Writes the collection index of TACO ZIP parts into the directory `output`.");
     m.def(
-        "create_tacollection",
-        [](const std::vector<std::filesystem::path>& paths, const std::filesystem::path& output) {
-            std::filesystem::path written;
-            {
-                GilRelease release;
-                written = create_tacollection(paths, output);
-            }
-            return fs_str(written);
-        },
-        "parts"_a, "output"_a, "Writes output/TACOLLECTION.json for TACO ZIP parts.");
-    m.def(
         "create_tacollection_file",
         [](const std::vector<std::filesystem::path>& paths, const std::filesystem::path& output) {
             std::filesystem::path written;

@@ -49,11 +49,12 @@ def create_tacollection(inputs: Sequence[PathLike], output: Optional[PathLike] =
     paths = _inputs(inputs)
     _toolbox_only_options(None, validate_schema)
     if output is None:
-        return Path(_core.create_tacollection_file(paths, os.path.join(_common_directory(paths),
-                                                                       "COLLECTION.json")))
-    if os.path.isdir(output):
-        return Path(_core.create_tacollection(paths, os.fspath(output)))
-    return Path(_core.create_tacollection_file(paths, os.fspath(output)))
+        target = os.path.join(_common_directory(paths), "COLLECTION.json")
+    elif os.path.isdir(output):
+        target = os.path.join(os.fspath(output), "TACOLLECTION.json")
+    else:
+        target = os.fspath(output)
+    return Path(_core.create_tacollection_file(paths, target))
 
 
 def _inputs(inputs: Any) -> list:

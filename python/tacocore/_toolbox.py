@@ -624,16 +624,22 @@ class Taco:
         if fields is None or name.startswith("_") or (name not in _COLLECTION_FIELDS and name not in fields):
             object.__setattr__(self, name, value)
             return
-        old = dict(fields)
+        fields = dict(fields)
         if value is None and name == "extent":
             fields.pop("extent", None)  # computed from the samples again
         else:
             fields[name] = _collection_value(name, value)
+        self._set_fields(fields)
+
+    def _set_fields(self, fields: dict) -> None:
+        """Makes `fields` the COLLECTION fields and builds the Taco from them (checked); fields
+        the Taco refuses leave the old ones in place."""
+        old = self._fields
+        object.__setattr__(self, "_fields", fields)
         try:
             self._current()
         except Exception:
-            fields.clear()
-            fields.update(old)
+            object.__setattr__(self, "_fields", old)
             raise
 
     def extend_with(self, extension: Any) -> "Taco":
@@ -654,11 +660,7 @@ class Taco:
             # A core field (description, extent, ...) is replaced, as tacotoolbox's extend_with
             # does (its only way to force an extent); checked like an assignment.
             fields[key] = _collection_value(key, value)
-        text = _collection_text(fields)
-        self._native = _core.Taco(self._current().tortilla, text, self._descriptions)
-        self._built_text = text
-        self._fields.clear()
-        self._fields.update(fields)
+        self._set_fields(fields)
         return self
 
     def __getattr__(self, name: str) -> Any:

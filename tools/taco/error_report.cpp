@@ -19,6 +19,10 @@ std::string g_path;
 // when the grace period ends, whichever comes first.
 std::atomic<bool> g_failure_claimed{false};
 
+bool claim_failure_report() noexcept {
+    return !g_failure_claimed.exchange(true);
+}
+
 }  // namespace
 
 void set_error_format(bool json, std::string path) {
@@ -40,10 +44,6 @@ void report_warning(std::string_view source, std::string_view raw_message) {
     }
     const nlohmann::ordered_json j = {{"warning", message}, {"source", source}};
     std::cerr << j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
-}
-
-bool claim_failure_report() noexcept {
-    return !g_failure_claimed.exchange(true);
 }
 
 int report_error(const std::string& raw_message, const std::string& kind, int exit_code) {

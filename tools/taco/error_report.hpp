@@ -21,13 +21,10 @@ bool json_errors();
 /// or {"warning", "source"}.
 void report_warning(std::string_view source, std::string_view message);
 
-/// Whether the caller is the first to report the run's failure (then it prints it): the command
-/// and the signal watcher may both get there when a stopped command takes longer than the grace
-/// period to unwind (a sanitized build), and the user must see one report, in one format.
-bool claim_failure_report() noexcept;
-
-/// Prints `message` in the current format (unless a failure was reported already: one per run)
-/// and returns `exit_code`. `kind` is the error class
+/// Prints `message` in the current format and returns `exit_code`. One failure is printed per
+/// run: the command and the signal watcher may both get here when a stopped command takes longer
+/// than the grace period to unwind (a sanitized build), and the user must see one report, in one
+/// format; the later call prints nothing. `kind` is the error class
 /// ("TacoSchemaError", "UsageError", ...).
 int report_error(const std::string& message, const std::string& kind, int exit_code);
 
