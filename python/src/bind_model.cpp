@@ -154,6 +154,9 @@ void bind_model(nb::module_& m) {
                 return out;
             },
             "[(field, Arrow type name)] of the extension fields, in order.")
+        // copy.copy: its own fields; the path, bytes and FOLDER children, which cannot change,
+        // are shared (Python's default copy would have shared the fields too).
+        .def("__copy__", [](const Sample& s) { return Sample(s); })
         // Pickling (Dask workers, multiprocessing): the whole sample with exact value types.
         .def("__getstate__",
              [](const Sample& s) {
@@ -185,7 +188,11 @@ void bind_model(nb::module_& m) {
                 return t[static_cast<size_t>(i)];
             },
             "The sample at a position (negative counts from the end).")
-        .def_prop_ro("samples", &Tortilla::samples, "The samples (copies), padding included.")
+        // Copies: a reference into the tortilla would let sample.set/pop change one of its
+        // samples in place, behind its schema (every sample has the same columns).
+        .def_prop_ro(
+            "samples", [](const Tortilla& t) { return t.samples(); },
+            "The samples (copies), padding included.")
         .def_prop_ro(
             "schema", [](const Tortilla& t) { return schema_pairs(t.schema()); },
             "[(column, Arrow type name)] shared by the samples.")

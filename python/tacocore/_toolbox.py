@@ -216,6 +216,30 @@ class Sample:
     def __repr__(self) -> str:
         return f"Sample(id={self.id!r}, type={self.type!r}, size={self.size}, fields={list(self.metadata)})"
 
+    def __copy__(self) -> "Sample":
+        """``copy.copy(sample)``: a sample with its own fields, so extending or popping on the
+        copy leaves this one unchanged (tacotoolbox's shallow copy shares its field lists and
+        then fails); the file, its bytes and a FOLDER's children are shared, as nothing changes
+        them."""
+        new = Sample.__new__(Sample)
+        new._core_sample = self._native.__copy__()  # this sample's waiting rows applied first
+        new._pending = None
+        new._tortilla = self._tortilla
+        new._descriptions = dict(self._descriptions) if self._descriptions else self._descriptions
+        return new
+
+    def model_copy(self, *, update: Optional[dict] = None, deep: bool = False) -> "Sample":
+        """pydantic's ``model_copy`` of tacotoolbox's Sample: ``copy.copy(self)`` (``deep`` changes
+        nothing, as nothing but the fields of a sample can change), then ``update``'s fields set
+        on the copy as ``extend_with`` sets them: checked, and ``id``/``type``/``path`` refused
+        (pydantic would set them unchecked; make a new Sample instead)."""
+        if not isinstance(deep, bool):
+            raise TypeError(f"model_copy: deep must be True or False, not {type_name(deep)}")
+        new = self.__copy__()
+        if update:
+            new.extend_with(dict(update))
+        return new
+
     # Pickling (Dask, multiprocessing): the native sample carries everything, its FOLDER
     # children included, so the Tortilla wrapper is not pickled a second time.
     def __getstate__(self) -> dict:
@@ -442,7 +466,7 @@ class Tortilla:
     # tacotoolbox's private names, which its extensions and some scripts read.
     _current_depth = property(lambda self: self._native.depth - 1,
                               doc="The deepest level below this tortilla (0: only FILEs).")
-    _size_bytes = property(lambda self: sum(s.size for s in self._native.samples),
+    _size_bytes = property(lambda self: self._native.total_size,
                            doc="Bytes of every FILE below this tortilla.")
 
     @property

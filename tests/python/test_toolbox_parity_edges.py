@@ -12,11 +12,16 @@ same script (found by a parity hunt, 2026-11-29); each test runs both writers.
 - a Taco field set or edited after the Taco was made is what create() writes (tacocore wrote the
   old value without a word; 2026-12-02);
 - what tacotoolbox raises as ValueError (bad id, missing file, bad key, schema mismatch, duplicate
-  ids) is caught by `except ValueError` with tacocore too (2026-12-02).
+  ids) is caught by `except ValueError` with tacocore too (2026-12-02);
+- copy.copy of a Sample or Tortilla is independent of the original, as tacotoolbox's Tortilla
+  copy is (tacocore's shared the fields: extending the copy changed the original), and a sample
+  taken from `tortilla.samples` and extended leaves the tortilla as it was, as in tacotoolbox
+  (tacocore changed that one sample inside the tortilla, behind its schema; 2026-12-03).
 """
 
 from __future__ import annotations
 
+import copy
 import datetime
 import json
 import math
@@ -281,3 +286,39 @@ def test_taco_extend_with_replaces_a_core_field_as_tacotoolbox(tmp_path):
         doc = json.loads(zipfile.ZipFile(tmp_path / f"{name}.tacozip").read("COLLECTION.json"))
         written.append((doc["description"], doc["extent"]))
     assert written[0] == written[1] == ("overridden", {"spatial": [0.0, 0.0, 1.0, 1.0], "temporal": None})
+
+
+@pytest.mark.parametrize("model", [tacotoolbox.datamodel, tacocore], ids=["tacotoolbox", "tacocore"])
+def test_tortilla_copy_extended_leaves_the_original_as_it_was(model):
+    import pyarrow as pa
+    tortilla = model.Tortilla(samples=[model.Sample(id=f"s{i}", path=b"x" * 4) for i in range(3)])
+    shallow, deep = copy.copy(tortilla), copy.deepcopy(tortilla)
+    shallow.extend_with(lambda _t: pa.table({"v": [1, 2, 3]}))
+    deep.extend_with(lambda _t: pa.table({"w": [1, 2, 3]}))
+    assert tortilla.export_metadata().column_names == ["id", "type", "path"]
+    assert shallow.export_metadata().column_names == ["id", "type", "path", "v"]
+    assert deep.export_metadata().column_names == ["id", "type", "path", "w"]
+
+
+def test_sample_copy_has_its_own_fields():
+    kids = tacocore.Tortilla([tacocore.Sample(id="k", path=b"1", v=1)])
+    for original in (tacocore.Sample(id="a", path=b"x", x=1), tacocore.Sample(id="f", path=kids)):
+        for twin in (copy.copy(original), copy.deepcopy(original), original.model_copy()):
+            twin.extend_with({"extra": True})
+            assert "extra" not in original.metadata and twin.metadata["extra"] is True
+            assert twin.id == original.id and twin.type == original.type
+    updated = tacocore.Sample(id="a", path=b"x", x=1).model_copy(update={"x": 2, "y": "z"})
+    assert updated.metadata == {"x": 2, "y": "z"}
+    with pytest.raises(tacocore.TacoSchemaError, match="reserved core field"):
+        tacocore.Sample(id="a", path=b"x").model_copy(update={"id": "b"})
+
+
+@pytest.mark.parametrize("model", [tacotoolbox.datamodel, tacocore], ids=["tacotoolbox", "tacocore"])
+def test_a_sample_taken_from_a_tortilla_and_extended_leaves_the_tortilla_as_it_was(model, tmp_path):
+    tortilla = model.Tortilla(samples=[model.Sample(id=f"s{i}", path=b"x" * 4) for i in range(3)])
+    tortilla.samples[0].extend_with({"x": 1})
+    assert tortilla.export_metadata().column_names == ["id", "type", "path"]
+    out = tmp_path / "out.tacozip"
+    model_create = tacotoolbox.create if model is tacotoolbox.datamodel else tacocore.create
+    model_create(model.Taco(tortilla=tortilla, **COLLECTION_DEFAULTS), str(out))
+    assert list(tacoreader.load(str(out)).data.columns) == ["id", "type", "internal:gdal_vsi"]
