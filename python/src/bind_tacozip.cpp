@@ -43,7 +43,8 @@ void bind_tacozip(nb::module_& m) {
         "tacozip_parse_header",
         [](nb::bytes head) {
             return format::parse_taco_header(reinterpret_cast<const uint8_t*>(head.c_str()),
-                                             head.size(), "header bytes")
+                                             head.size(), "header bytes",
+                                             format::SlotsPastCount::Ignored)
                 .slots;
         },
         "head"_a, "The (offset, length) pairs of a TACO ZIP's first 157+ bytes.");

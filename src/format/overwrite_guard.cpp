@@ -22,8 +22,9 @@ struct ReplaceRule {
 [[noreturn]] void refuse(const fs::path& target, const std::string& what, const ReplaceRule& rule) {
     const std::string replaces =
         rule.folders ? "an existing TACO dataset (a .tacozip whose first entry is TACO_HEADER, or "
-                       "a directory with COLLECTION.json and METADATA/)"
-                     : "an existing TACO ZIP (a file whose first entry is TACO_HEADER)";
+                       "a directory with COLLECTION.json and METADATA/) or an empty file"
+                     : "an existing TACO ZIP (a file whose first entry is TACO_HEADER) or an "
+                       "empty file";
     throw IoError("refusing to overwrite " + target.string() + ": " + what + "; " +
                   std::string(rule.who) + " only replaces " + replaces);
 }
@@ -72,7 +73,10 @@ void check_against(const fs::path& target, const std::vector<fs::path>& inputs,
     if (st.type() == fs::file_type::not_found) return;
     switch (st.type()) {
         case fs::file_type::regular:
-            if (!is_taco_zip(target)) refuse(target, "it is a file that is not a TACO ZIP", rule);
+            // An empty file holds nothing to lose: tempfile.mkstemp(suffix=".tacozip") makes
+            // one for the writer to fill, and tacozip replaces it.
+            if (!is_taco_zip(target) && fs::file_size(target, ec) != 0)
+                refuse(target, "it is a file that is not a TACO ZIP", rule);
             break;
         case fs::file_type::directory:
             if (!rule.folders) {

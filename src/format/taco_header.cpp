@@ -47,7 +47,8 @@ std::string encode_taco_header_payload(const TacoHeader& header) {
     return payload;
 }
 
-TacoHeader parse_taco_header(const uint8_t* data, size_t n, const std::string& path) {
+TacoHeader parse_taco_header(const uint8_t* data, size_t n, const std::string& path,
+                             SlotsPastCount past_count) {
     if (n < kTacoHeaderSize) {
         fail(path, "file has " + std::to_string(n) + " bytes, the header needs " +
                        std::to_string(kTacoHeaderSize));
@@ -83,7 +84,7 @@ TacoHeader parse_taco_header(const uint8_t* data, size_t n, const std::string& p
         uint64_t length = io::load_le64(payload + 12 + 16 * i);
         if (i < count) {
             header.slots.emplace_back(offset, length);
-        } else if (offset != 0 || length != 0) {
+        } else if ((offset != 0 || length != 0) && past_count == SlotsPastCount::Refused) {
             // The reference derives count from the non-empty slots, so a filled slot past count
             // means the header and the writer disagree about what the file holds.
             fail(path, "slot " + std::to_string(i) + " (byte " +

@@ -30,10 +30,17 @@ struct TacoHeader {
 /// unused slots zero. Throws std::invalid_argument for more than 7 slots.
 std::string encode_taco_header_payload(const TacoHeader& header);
 
+/// What a filled slot past `count` means to parse_taco_header.
+enum class SlotsPastCount {
+    Refused,  // a dataset reader: the header and its writer disagree about what the file holds
+    Ignored,  // tacozip's read_header: readers take the first `count` slots, as tacozip does
+};
+
 /// Parses the first `n` bytes of a file (at least 157 are needed) the way the reference reader
 /// does, but stricter: LFH signature, STORE, sizes 116, name "TACO_HEADER" with no extra field,
-/// count <= 7 and all-zero slots beyond count. Throws taco::FormatError naming `path` and the bad
-/// field.
-TacoHeader parse_taco_header(const uint8_t* data, size_t n, const std::string& path);
+/// count <= 7 and (unless `past_count` is Ignored) all-zero slots beyond count. Throws
+/// taco::FormatError naming `path` and the bad field.
+TacoHeader parse_taco_header(const uint8_t* data, size_t n, const std::string& path,
+                             SlotsPastCount past_count = SlotsPastCount::Refused);
 
 }  // namespace taco::format

@@ -87,12 +87,13 @@ struct FdCloser {
 
 DosDateTime to_dos_date_time(std::time_t t) {
     std::tm tm{};
-    if (localtime_r(&t, &tm) == nullptr || tm.tm_year < 80) {
+    if (localtime_r(&t, &tm) == nullptr) {
         return DosDateTime{0, (0 << 9) | (1 << 5) | 1};  // 1980-01-01 00:00:00
     }
-    if (tm.tm_year > 207) {
-        return DosDateTime{(23 << 11) | (59 << 5) | 29, (127 << 9) | (12 << 5) | 31};
-    }
+    // libzip's rule, so that tacozip's bytes come out: a year before 1980 becomes 1980 with the
+    // rest of the date and time kept (1979-12-31 23:59:59 -> 1980-12-31 23:59:58), and a year
+    // from 2108 on wraps in the 7-bit year field (2108 -> 1980), as the cast below does.
+    if (tm.tm_year < 80) tm.tm_year = 80;
     return DosDateTime{
         static_cast<uint16_t>((tm.tm_hour << 11) | (tm.tm_min << 5) | (tm.tm_sec / 2)),
         static_cast<uint16_t>(((tm.tm_year - 80) << 9) | ((tm.tm_mon + 1) << 5) | tm.tm_mday)};
@@ -148,8 +149,10 @@ size_t ZipWriter::add_file(std::string_view name, const io::SourceFile& src,
     }
     const auto size = static_cast<uint64_t>(st.st_size);
     const DosDateTime time = attrs.time ? *attrs.time : to_dos_date_time(st.st_mtime);
-    const uint32_t external_attr =
-        attrs.external_attr.value_or(static_cast<uint32_t>(st.st_mode & 0xFFFF) << 16);
+    // libzip's (and so tacozip's): the mode in the high half, and the MS-DOS read-only bit
+    // when the owner may not write the file (FORMAT.md §2.5).
+    const uint32_t external_attr = attrs.external_attr.value_or(
+        static_cast<uint32_t>(st.st_mode & 0xFFFF) << 16 | ((st.st_mode & S_IWUSR) ? 0u : 1u));
 
     // st_blocks below the size means the file has holes; only then are they worth looking for.
     const bool sparse = static_cast<uint64_t>(st.st_blocks) * 512 < size;

@@ -1,7 +1,11 @@
 #include "tacozip/tacozip.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <array>
+#include <cerrno>
+#include <cstring>
 #include <optional>
 #include <stdexcept>
 #include <unordered_set>
@@ -189,6 +193,14 @@ void create(const fs::path& zip_path, const std::vector<SourceEntry>& entries,
 
     io::StagedOutput staged(zip_path, /*overwrite=*/true);  // removes its staging file on error
     io::File out = io::File::create_exclusive(staged.staging());
+    // tacozip rewrites the file in place, so a replaced archive keeps its permissions (a private
+    // 0600 archive does not become world-readable under umask 022).
+    struct stat old_st;
+    if (::stat(zip_path.c_str(), &old_st) == 0 && S_ISREG(old_st.st_mode) &&
+        ::fchmod(out.fd(), old_st.st_mode & 07777) != 0) {
+        throw IoError("cannot give " + staged.staging().string() + " the permissions of " +
+                      zip_path.string() + ": " + std::strerror(errno));
+    }
     format::ZipWriter writer(out.fd(), zip_path.string());
     writer.add_bytes(format::kTacoHeaderEntryName, payload, format::EntryAttrs::header_entry());
     std::vector<DataRange> ranges;  // kept only when there are slots to check
@@ -208,7 +220,9 @@ void create(const fs::path& zip_path, const std::vector<SourceEntry>& entries,
 format::TacoHeader read_header(const fs::path& zip_path) {
     const io::File file = io::File::open_read(zip_path);
     const std::vector<uint8_t> head = read_head(file);
-    return format::parse_taco_header(head.data(), head.size(), zip_path.string());
+    // tacozip writes [(0, 0), (a, b)] with count 1 and reads it back as [(0, 0)]: the same here.
+    return format::parse_taco_header(head.data(), head.size(), zip_path.string(),
+                                     format::SlotsPastCount::Ignored);
 }
 
 void update_header(const fs::path& zip_path, const format::TacoHeader& header) {

@@ -256,3 +256,83 @@ def test_every_public_name_of_tacozip_exists():
         for name in public:
             if name.isupper():
                 assert getattr(ours, name) == getattr(theirs, name), name
+
+
+def test_read_only_sources_and_out_of_range_mtimes_give_tacozips_bytes(tmp_path):
+    """libzip's rules, found by a parity hunt (2026-12-02): a file its owner may not write gets
+    the MS-DOS read-only bit in its external attributes; a year before 1980 becomes 1980 with the
+    rest of the date kept, and a year from 2108 on wraps in the 7-bit year field."""
+    src = tmp_path / "src"
+    src.mkdir()
+    files = [_write(src / f"r{i}", b"x" * i, mode) for i, mode in enumerate([0o444, 0o555, 0o400, 0o200])]
+    for i, mtime in enumerate([0, 315532799, -100, 4354819200, 10**10, 1_700_000_001]):
+        path = _write(src / f"t{i}", b"y" * i)
+        os.utime(path, (mtime, mtime))
+        files.append(path)
+    ours, theirs = tmp_path / "ours.zip", tmp_path / "theirs.zip"
+    tz.create(ours, files)
+    ref.create(str(theirs), [str(f) for f in files])
+    assert _mask_header_time(ours.read_bytes()) == _mask_header_time(theirs.read_bytes())
+    attrs = {i.filename: i.external_attr for i in zipfile.ZipFile(ours).infolist()}
+    assert attrs["r0"] & 1 and attrs["r2"] & 1 and not attrs["r3"] & 1
+
+
+def test_a_replaced_archive_keeps_its_permissions_as_tacozip(tmp_path, sources):
+    for mode in (0o600, 0o640):
+        ours, theirs = tmp_path / f"ours{mode:o}.zip", tmp_path / f"theirs{mode:o}.zip"
+        for tool, out in ((tz, ours), (ref, theirs)):
+            tool.create(str(out), [str(sources[0])], ["old"])
+            out.chmod(mode)
+            tool.create(str(out), [str(sources[1])], ["new"])
+            assert zipfile.ZipFile(out).namelist() == ["TACO_HEADER", "new"]
+        assert (ours.stat().st_mode & 0o7777) == (theirs.stat().st_mode & 0o7777) == mode
+
+
+def test_an_empty_file_is_replaced_as_tacozip_does(tmp_path, sources):
+    import tempfile
+    fd, name = tempfile.mkstemp(suffix=".tacozip", dir=tmp_path)
+    os.close(fd)
+    tz.create(name, sources[:1], ["a"])
+    assert zipfile.ZipFile(name).namelist() == ["TACO_HEADER", "a"]
+
+
+def test_numpy_integers_are_offsets_as_in_tacozip(tmp_path, sources):
+    np = pytest.importorskip("numpy")
+    probe = tmp_path / "probe.zip"
+    tz.create(probe, sources, NAMES)
+    first = _data_ranges(probe)["DATA/a"]
+    pairs = list(np.array([first], dtype=np.int64))            # what pandas/pyarrow hand out
+    tz.update_header(probe, [(pairs[0][0], pairs[0][1])])
+    assert tz.read_header(probe) == ref.read_header(str(probe)) == [first]
+    with pytest.raises(TypeError, match="must be integers, got bool"):
+        tz.update_header(probe, [(True, 1)])
+
+
+def test_read_header_takes_the_first_count_slots_of_a_tacozip_header_with_a_hole(tmp_path, sources):
+    """tacozip stores [(0, 0), (a, b)] with count 1 (tacocore refuses to write it) and reads it
+    back as [(0, 0)]: tacocore reads it the same way."""
+    out = tmp_path / "hole.zip"
+    ref.create(str(out), [str(s) for s in sources], NAMES, [(0, 0), _data_ranges_of(sources, NAMES, tmp_path)])
+    assert tz.read_header(out) == ref.read_header(str(out)) == [(0, 0)]
+    assert tz.read_header(out.read_bytes()[:200]) == [(0, 0)]
+    with pytest.raises(tacocore.TacoFormatError, match="but count is 1"):
+        tacocore.load(str(out))  # a dataset reader still refuses it, naming the slot
+
+
+def _data_ranges_of(sources, names, tmp_path) -> tuple[int, int]:
+    probe = tmp_path / "probe.zip"
+    ref.create(str(probe), [str(s) for s in sources], names)
+    return _data_ranges(probe)["DATA/a"]
+
+
+def test_error_messages_carry_one_prefix_and_bad_names_say_why(tmp_path, sources):
+    plain = tmp_path / "plain.zip"
+    with zipfile.ZipFile(plain, "w") as z:
+        z.writestr("a.txt", "x")
+    with pytest.raises(TacozipValidationError) as err:
+        tz.update_header(plain, [])
+    assert err.value.code == tz.TACOZ_ERR_NOT_FOUND
+    assert str(err.value).count("tacozip error") == 1, str(err.value)
+    with pytest.raises(ValueError, match="valid UTF-8"):
+        tz.create(tmp_path / "out.zip", sources[:1], ["bad\udcffname"])
+    assert not (tmp_path / "out.zip").exists()

@@ -114,13 +114,23 @@ TEST(ZipCrc32, MatchesZlibCheckValueAndChains) {
     EXPECT_EQ(taco::io::crc32(first, data.data() + 33333, data.size() - 33333), whole);
 }
 
-TEST(ZipWriter, DosDateTimeUsesLocalTimeAndClamps) {
+TEST(ZipWriter, DosDateTimeUsesLocalTimeAndLibzipsRange) {
     std::tm tm{};
     tm.tm_year = 2025 - 1900, tm.tm_mon = 11, tm.tm_mday = 30;
     tm.tm_hour = 20, tm.tm_min = 33, tm.tm_sec = 7;  // odd seconds round down
     tm.tm_isdst = -1;
     EXPECT_EQ(taco::format::to_dos_date_time(std::mktime(&tm)), kFixedTime);
-    EXPECT_EQ(taco::format::to_dos_date_time(0), (DosDateTime{0, (1 << 5) | 1}));  // 1980-01-01
+    // libzip's (tacozip's) out-of-range rule: a year before 1980 is 1980, the rest kept; a year
+    // from 2108 on wraps in the 7-bit field.
+    std::tm early{};
+    early.tm_year = 79, early.tm_mon = 11, early.tm_mday = 31, early.tm_hour = 23,
+    early.tm_min = 59, early.tm_sec = 59, early.tm_isdst = -1;
+    EXPECT_EQ(taco::format::to_dos_date_time(std::mktime(&early)),
+              (DosDateTime{(23 << 11) | (59 << 5) | 29, (12 << 5) | 31}));  // 1980-12-31
+    std::tm late{};
+    late.tm_year = 210, late.tm_mon = 0, late.tm_mday = 2, late.tm_hour = 12, late.tm_isdst = -1;
+    EXPECT_EQ(taco::format::to_dos_date_time(std::mktime(&late)),
+              (DosDateTime{12 << 11, (2 << 9) | (1 << 5) | 2}));  // 2110 -> 1982-01-02
 }
 
 TEST(ZipWriter, SmallArchiveHasExactLibzipFraming) {
@@ -257,6 +267,19 @@ TEST(ZipWriter, AddFileStreamsLargeFileWithItsMtimeAndMode) {
     EXPECT_EQ(dir[2].external_attr, 0x81B40000u);
     EXPECT_EQ(dir[2].dos_time, kFixedTime.time);
     EXPECT_TRUE(written.compare(dir[2].data_offset, content.size(), content) == 0);
+}
+
+// libzip (tacozip) marks a file its owner may not write with the MS-DOS read-only bit.
+TEST(ZipWriter, ReadOnlySourceGetsTheDosReadOnlyBit) {
+    TempDir tmp;
+    const fs::path src = tmp / "source.bin";
+    std::ofstream(src) << "read only";
+    fs::permissions(src, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+    write_archive(tmp / "file.zip", [&](ZipWriter& zip) { zip.add_file("DATA/source", src); });
+    const taco::io::File in = taco::io::File::open_read(tmp / "file.zip");
+    const auto dir = taco::format::read_zip_directory(in, "file.zip");
+    ASSERT_EQ(dir.size(), 1u);
+    EXPECT_EQ(dir[0].external_attr, (static_cast<uint32_t>(S_IFREG | 0444) << 16) | 1u);
 }
 
 // Files read ahead (loaded, or left open when large) give the archive that add_file(path) gives,

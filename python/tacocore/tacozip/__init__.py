@@ -15,11 +15,12 @@ or hides something, are listed in docs/USER-GUIDE.md, "tacozip":
 - archive names must be unique, relative, without ``..`` parts (tacozip keeps one of two
   files given the same name and silently drops the other);
 - ``create`` writes beside the target and renames when complete, and replaces only an existing
-  TACO ZIP (tacozip truncates any file at that path, and leaves it truncated when a source fails).
+  TACO ZIP or an empty file, keeping its permissions (tacozip rewrites any file at that path).
 """
 
 from __future__ import annotations
 
+import operator
 import os
 import pathlib
 from typing import List, Optional, Tuple, Union
@@ -63,14 +64,21 @@ def _pairs(entries, what: str) -> list[tuple[int, int]]:
             offset, length = entry
         except (TypeError, ValueError):
             raise ValueError(f"{what}[{i}] = {entry!r}: expected an (offset, length) pair") from None
+        pair = []
         for value in (offset, length):
-            if isinstance(value, bool) or not isinstance(value, int):
+            # numpy/pandas integers count (tacozip's ctypes takes anything with __index__).
+            try:
+                number = None if isinstance(value, bool) else operator.index(value)
+            except TypeError:
+                number = None
+            if number is None:
                 raise TypeError(f"{what}[{i}] = {entry!r}: offset and length must be integers, "
                                 f"got {type(value).__name__}")
-            if not 0 <= value <= _U64_MAX:
+            if not 0 <= number <= _U64_MAX:
                 raise ValueError(f"{what}[{i}] = {entry!r}: offset and length are unsigned 64-bit "
                                  "integers (0 .. 2**64 - 1)")
-        pairs.append((offset, length))
+            pair.append(number)
+        pairs.append((pair[0], pair[1]))
     return pairs
 
 
@@ -105,6 +113,15 @@ def create(
         for i, name in enumerate(names):
             if not isinstance(name, str):
                 raise TypeError(f"arc_files[{i}] = {name!r}: archive names are str")
+    for i, name in enumerate(names):
+        try:
+            name.encode("utf-8")
+        except UnicodeEncodeError:
+            # A file name that is not UTF-8 comes from the OS as surrogate escapes; ZIP names
+            # here are UTF-8 (tacozip raises UnicodeEncodeError, a ValueError, too).
+            given = "arc_files" if arc_files is not None else f"the name of src_files[{i}]"
+            raise ValueError(f"{given} {name!r}: an archive name must be valid UTF-8 text; this one "
+                             "holds bytes that are not (pass arc_files with a UTF-8 name)") from None
     if not sources:
         raise TacozipValidationError(
             TACOZ_ERR_PARAM, f"no files to store in {os.fspath(zip_path)}: create needs at least one")
@@ -144,7 +161,7 @@ def update_header(zip_path: Union[str, os.PathLike], entries: Entries) -> None:
     except TacozipValidationError as exc:
         # A ZIP without TACO_HEADER is tacozip's "file not found in archive" (TACOZ_ERR_NOT_FOUND).
         if _first_entry_name(os.fspath(zip_path)) not in (None, b"TACO_HEADER"):
-            raise TacozipValidationError(TACOZ_ERR_NOT_FOUND, str(exc)) from None
+            raise TacozipValidationError(TACOZ_ERR_NOT_FOUND, exc.message) from None
         raise
 
 

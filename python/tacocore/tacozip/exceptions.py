@@ -20,6 +20,7 @@ class TacozipError(TacoError):
         self.code = code
         if message is None:
             message = ERROR_MESSAGES.get(code, f"Unknown error code: {code}")
+        self.message = message  # without the "tacozip error N: " prefix
         super().__init__(f"tacozip error {code}: {message}")
 
 
