@@ -106,6 +106,10 @@ class Dataset {
     /// Whether the rows are a collection's (loaded through its `.tacocat` / `__TACOCAT__` index,
     /// or a concatenation holding one): format() is then the parts' container, ZIP.
     bool is_collection() const;
+    /// A collection's parts that were not found when it was loaded (their paths, in index
+    /// order): the index's rows are all there to query, but reading a sample of such a part
+    /// raises IoError naming it. Empty for anything else.
+    std::vector<std::string> missing_parts() const;
     /// Number of consolidated level tables (views `level0` .. `level{N-1}`).
     size_t level_count() const;
 

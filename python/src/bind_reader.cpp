@@ -202,6 +202,9 @@ void bind_reader(nb::module_& m) {
             "\"zip\" or \"folder\".")
         .def_prop_ro("is_collection", &Dataset::is_collection,
                      "Rows of a collection (.tacocat / __TACOCAT__), alone or in a concat().")
+        .def_prop_ro("missing_parts", &Dataset::missing_parts,
+                     "A collection's parts not found at load (paths); their samples cannot be "
+                     "read.")
         .def_prop_ro("level_count", &Dataset::level_count,
                      "Number of level tables (level0 .. levelN-1).")
         .def_prop_ro("query", &Dataset::query, "The SQL of the current view.")

@@ -6,6 +6,7 @@ import json
 import logging
 import math
 import os
+import warnings
 from typing import Any, Optional, Sequence, Union
 
 from . import _cache, _core
@@ -74,6 +75,13 @@ def load(
     if storage_options:
         _set_storage_options(path, storage_options)
     ds = TacoDataset(_open(path, sandbox, timeout or 0.0, memory_limit or "", base), backend=backend)
+    missing = ds._native.missing_parts
+    if missing:
+        # tacoreader loads such an index too; its rows answer queries, reads of these parts fail.
+        shown = ", ".join(_shown(p) for p in missing[:3]) + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
+        warnings.warn(f"{_shown(path)}: {len(missing)} part(s) of the collection are missing ({shown}); "
+                      "the index can be queried, but their samples cannot be read (base_path= says "
+                      "where the parts are)", UserWarning, stacklevel=2)
     # A pickled dataset opens the same files wherever it is unpickled: a relative path is made
     # absolute now, against the directory it was loaded from.
     ds._recipe = ("load", _anchored(path), None if base_path is None else _anchored(base), options)

@@ -111,8 +111,16 @@ std::shared_ptr<const CollectionParts> index_collection(
         }
         const std::string path = parts->root + file;
         std::error_code ec;
+        if (!std::filesystem::exists(path, ec)) {
+            // The index alone is queryable (tacoreader loads it too: an index downloaded without
+            // its parts, or parts elsewhere than base_path); reading such a part's samples fails
+            // naming it (navigation.cpp archive_for).
+            parts->sources.push_back(nullptr);
+            parts->missing.push_back(file);
+            continue;
+        }
         if (!std::filesystem::is_regular_file(path, ec)) {
-            throw IoError(index + ": part '" + file + "' is missing (expected " + path +
+            throw IoError(index + ": part '" + file + "' is not a regular file (" + path +
                           "); the collection index names it in internal:source_file");
         }
         auto source = io::open_local_source(path);

@@ -23,15 +23,19 @@ struct CollectionParts {
     /// [level][part]: what that part's internal:current_id values are shifted by (the rows of
     /// the parts before it at that level); internal:parent_id follows the level above.
     std::vector<std::vector<int64_t>> id_base;
-    /// One byte source per part (nullptr for a remote root: opened when read), in `files` order.
+    /// One byte source per part (nullptr for a remote root: opened when read; nullptr for a
+    /// missing local part), in `files` order.
     std::vector<std::shared_ptr<io::ByteSource>> sources;
+    /// The local parts not found at load (bare names, index order): the index is queried without
+    /// them, as tacoreader does, and reading one of their samples names the part.
+    std::vector<std::string> missing;
 };
 
 /// Reads which parts each level table names (one grouped scan of `internal:source_file` per
 /// level), opens every part and checks that each range `[offset, offset + size)` of a level
 /// lies inside its part. FormatError when a row has no part, a part name is not a bare file
-/// name, or a range points past the end of its part; IoError naming the part and the index when
-/// a part is missing.
+/// name, or a range points past the end of its part. A missing local part is listed in
+/// `missing` (its ranges are checked when it is read).
 std::shared_ptr<const CollectionParts> index_collection(
     metadata::DuckSession& db, const format::OpenedDataset& opened,
     const std::vector<std::string>& level_files,

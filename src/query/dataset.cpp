@@ -127,6 +127,23 @@ bool holds_collection(const query::DatasetContext& ctx) {
 bool Dataset::is_collection() const {
     return holds_collection(*ctx_);
 }
+
+namespace {
+void collect_missing_parts(const query::DatasetContext& ctx, std::vector<std::string>& out) {
+    if (ctx.parts) {
+        for (const std::string& file : ctx.parts->missing) out.push_back(ctx.parts->root + file);
+    } else if (ctx.concat) {
+        for (const query::ConcatPart& part : ctx.concat->parts)
+            collect_missing_parts(*part.ctx, out);
+    }
+}
+}  // namespace
+
+std::vector<std::string> Dataset::missing_parts() const {
+    std::vector<std::string> out;
+    collect_missing_parts(*ctx_, out);
+    return out;
+}
 size_t Dataset::level_count() const {
     return ctx_->source.levels.size();
 }

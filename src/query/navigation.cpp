@@ -39,11 +39,33 @@ std::shared_ptr<io::ByteSource> fetch_remote_file(std::string_view vsi) {
     return io::RemoteSource::from_bytes(location, got.identity, std::move(got.bytes));
 }
 
+// The collection index (its path) that names `root` as a part missing at load, if any.
+std::optional<std::string> index_missing(const DatasetContext& ctx, std::string_view root) {
+    if (ctx.parts) {
+        for (const std::string& file : ctx.parts->missing)
+            if (ctx.parts->root + file == root) return ctx.source.path.string();
+    } else if (ctx.concat) {
+        for (const ConcatPart& part : ctx.concat->parts)
+            if (auto index = index_missing(*part.ctx, root)) return index;
+    }
+    return std::nullopt;
+}
+
 std::shared_ptr<io::ByteSource> archive_for(DatasetContext& ctx, std::string_view root) {
     std::lock_guard lock(ctx.archives_mutex);
     const auto known = ctx.archives.find(root);
     if (known != ctx.archives.end()) return known->second;
-    if (!is_remote(root)) return io::open_local_source(std::string(root));
+    if (!is_remote(root)) {
+        try {
+            return io::open_local_source(std::string(root));
+        } catch (const IoError&) {
+            const auto index = index_missing(ctx, root);
+            if (!index) throw;
+            throw IoError(*index + ": part '" + std::string(root) +
+                          "' is missing, so its samples cannot be read (the index's rows can "
+                          "still be queried; base_path says where the parts are)");
+        }
+    }
     // A remote archive not opened at load (a part of a remote collection) costs a HEAD: it is
     // kept, so later reads of that part are one range request each.
     auto opened = open_remote(root);

@@ -1,5 +1,7 @@
 #include "validate/validate_collection.hpp"
 
+#include <algorithm>
+
 #include "io/location.hpp"
 #include "model/join.hpp"
 #include "query/dataset_context.hpp"
@@ -106,7 +108,15 @@ void validate_opened(const format::OpenedDataset& opened, const std::string& ind
         return;
     }
     format::check_collection(sink, opened.collection.text, index + ": COLLECTION.json");
+    for (const std::string& file : parts->missing) {
+        // load() tolerates it (the index alone is queryable); a valid collection has every part.
+        sink.error("collection.part-missing", index,
+                   "part '" + file + "' is missing (expected " + query::part_path(*parts, file) +
+                       "); the index names it in internal:source_file");
+    }
     for (const std::string& file : parts->files) {
+        if (std::find(parts->missing.begin(), parts->missing.end(), file) != parts->missing.end())
+            continue;
         const std::string path = query::part_path(*parts, file);
         format::OpenedDataset part;
         query::StagedLevels part_levels;

@@ -129,15 +129,33 @@ def test_base_path_points_at_parts_elsewhere(ref_collection, tmp_path):
     shutil.copytree(ref_collection / ".tacocat", index / ".tacocat")
     ds = tacocore.load(str(index / ".tacocat"), base_path=str(ref_collection))
     assert ds.data.read("s3").read_bytes("c1") == _payload(3, 1)
-    with pytest.raises(tacocore.TacoIOError, match="multi_part0001.tacozip.*missing"):
-        tacocore.load(str(index / ".tacocat"))
+    assert ds._native.missing_parts == []
+    # Without base_path the parts are not beside the index: it loads (tacoreader does too) and
+    # says so; its rows answer queries, a sample's bytes cannot be read.
+    with pytest.warns(UserWarning, match="part\\(s\\) of the collection are missing.*multi_part0001.tacozip"):
+        alone = tacocore.load(str(index / ".tacocat"))
+    assert len(alone.data) == len(ds.data)
+    with pytest.raises(tacocore.TacoIOError, match="multi_part0001.tacozip' is missing"):
+        alone.data.read(0).read_bytes(0)
 
 
 def test_missing_part_is_named(ref_collection, tmp_path):
+    """A part deleted from beside its index: load() warns and queries answer from the index, as
+    in tacoreader (tacocore refused the load until 2026-12-02); reading a sample of that part
+    names it; validate() reports it."""
     broken = _copy(ref_collection, tmp_path / "ds")
     (broken / "multi_part0002.tacozip").unlink()
-    with pytest.raises(tacocore.TacoIOError, match="multi_part0002.tacozip' is missing"):
-        tacocore.load(str(broken))
+    with pytest.warns(UserWarning, match="1 part\\(s\\) of the collection are missing"):
+        ds = tacocore.load(str(broken))
+    full = tacocore.load(str(ref_collection))
+    assert ds.sql("SELECT id FROM data").data.to_arrow().to_pylist() == full.sql("SELECT id FROM data").data.to_arrow().to_pylist()
+    assert [p.endswith("multi_part0002.tacozip") for p in ds._native.missing_parts] == [True]
+    sources = ds.sql("SELECT \"internal:source_file\" AS f FROM data").data.to_arrow().to_pylist()
+    in_missing = next(i for i, row in enumerate(sources) if row["f"] == "multi_part0002.tacozip")
+    in_present = next(i for i, row in enumerate(sources) if row["f"] != "multi_part0002.tacozip")
+    assert ds.data.read(in_present).read_bytes(0) == full.data.read(in_present).read_bytes(0)
+    with pytest.raises(tacocore.TacoIOError, match="multi_part0002.tacozip' is missing, so its samples"):
+        ds.data.read(in_missing)
     findings = tacocore.validate(str(broken))
     assert any("multi_part0002.tacozip" in f["message"] for f in findings)
 

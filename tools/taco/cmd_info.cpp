@@ -76,6 +76,11 @@ void print_text(const Dataset& ds, const std::vector<LevelSummary>& levels) {
         line("parts:", std::to_string(parts.size()) + " ZIP parts, " +
                            (parts.empty() ? std::string() : parts.front().filename().string()) +
                            (parts.size() > 1 ? " .. " + parts.back().filename().string() : ""));
+        const auto missing = ds.missing_parts();
+        if (!missing.empty()) {
+            line("missing:", std::to_string(missing.size()) + " part(s) not found, e.g. " +
+                                 missing.front() + " (their samples cannot be read)");
+        }
     }
     line("taco_version:", ds.taco_version());
     line("dataset_version:", ds.version());
@@ -128,6 +133,7 @@ int run_info(const InfoArgs& a) {
     if (is_collection(ds)) {
         j["parts"] = Json::array();
         for (const auto& p : ds.sources()) j["parts"].push_back(p.string());
+        j["missing_parts"] = ds.missing_parts();
     }
     j["taco_version"] = ds.taco_version();
     j["dataset_version"] = ds.version();
