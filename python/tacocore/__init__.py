@@ -35,6 +35,7 @@ from ._logging import disable_logging, setup_basic_logging, verbose
 from ._pit_schema import PITSchema
 from . import concat as _concat_module  # noqa: F401  (first: the name below is the function)
 from ._reader import TacoDataset, concat, load, validate
+from . import create as _create_module  # noqa: F401  (first: the name below is the function)
 from ._toolbox import Sample, Taco, Tortilla, create
 from ._geostats import GeotiffStats, add_geotiff_stats
 from ._collection import create_tacocat, create_tacollection

@@ -776,9 +776,10 @@ class TacoDataFramePolars(TacoDataFrame):
         return self._derive(self.data.select(*args, **kwargs))
 
     def with_columns(self, *args, **kwargs) -> "TacoDataFramePolars":
-        """``DataFrame.with_columns``; the result keeps navigation."""
-        for name in kwargs:
-            _protect(name)
+        """``DataFrame.with_columns``; the result keeps navigation. Like tacoreader's, it may
+        replace ``id`` or ``internal:gdal_vsi`` (by keyword as by expression): the derived
+        frame's ``read()`` then uses the new values (``df[col] = …`` and pandas ``assign`` refuse
+        protected columns, as tacoreader's do)."""
         return self._derive(self.data.with_columns(*args, **kwargs))
 
     def sort(self, by, *args, **kwargs) -> "TacoDataFramePolars":

@@ -174,6 +174,14 @@ def test_protected_columns_refuse_edits(nested):
     pldf = tacocore.load(nested, backend="polars").data
     with pytest.raises(ValueError, match="Cannot modify protected column"):
         pldf["id"] = ["a", "b", "c"]
+    # polars with_columns replaces id by keyword as by expression, as tacoreader's does (it was
+    # refused by keyword only): the derived frame reads by the new ids.
+    import polars as pl
+    import tacoreader
+    for frame in (pldf, tacoreader.load(nested, backend="polars").data):
+        renamed = frame.with_columns(id=pl.Series(["x", "y", "z"]))
+        assert len(renamed.read("y")) == len(frame.read(1))
+    assert pldf.with_columns(id=pl.Series(["x", "y", "z"])).read("z").to_arrow() == pldf.read(2).to_arrow()
 
 
 @pytest.mark.parametrize("fixture", ["reader-zip-nested", "reader-folder-nested"])
