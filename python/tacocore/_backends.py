@@ -173,10 +173,10 @@ class _FrameLink:
     called (``ds.data.read(k)`` drops the frame before the call): its class, its native rows and
     the view it was taken from (``_owner``, which lives here)."""
 
-    __slots__ = ("cls", "native", "owner")
+    __slots__ = ("cls", "native", "owner", "format_type")
 
     def __init__(self, cls: type, native: Any) -> None:
-        self.cls, self.native, self.owner = cls, native, None
+        self.cls, self.native, self.owner, self.format_type = cls, native, None, None
 
 
 def _check_owner(owner) -> None:
@@ -194,7 +194,7 @@ def _read_fallback(link: _FrameLink, key: Any, child: Any = None):
         child = link.native.read(_position(key))
         if child.__class__ is str:
             return child
-    frame = link.cls._wrap_native(child)
+    frame = link.cls._wrap_native(child, link.format_type)  # a collection's children: "tacocat"
     frame._owner = link.owner
     return frame
 
@@ -271,6 +271,7 @@ class TacoDataFrame:
             # frame is in no cycle and is freed as soon as it is dropped. _unalign() takes it away.
             self.read = _core.read_method(native, self._link, _read_fallback)
         self._format_type = format_type or (native.format if native is not None else "unknown")
+        self._link.format_type = self._format_type
         self._current_level = native.level if native is not None else current_level
         self._vsi_index: Optional[Dict[str, int]] = None
 
@@ -456,7 +457,7 @@ class TacoDataFrame:
                 return self._read_checked(key)
             if result.__class__ is str:
                 return result
-            return self._child(self.__class__._wrap_native(result))
+            return self._child(self.__class__._wrap_native(result, self._format_type))
         return self._read_checked(key)
 
     def _unalign(self) -> None:
@@ -470,7 +471,8 @@ class TacoDataFrame:
         position, row = self._resolve(key)
         if position is not None:
             result = self._native.read(position)
-            return result if isinstance(result, str) else self._child(self.__class__._wrap_native(result))
+            return result if isinstance(result, str) else self._child(
+                self.__class__._wrap_native(result, self._format_type))
         if row.get("type") == "FILE":
             vsi = row.get("internal:gdal_vsi")
             if vsi is None:  # tacoreader: KeyError 'internal:gdal_vsi'; None would pass silently

@@ -130,6 +130,10 @@ def test_base_path_points_at_parts_elsewhere(ref_collection, tmp_path):
     ds = tacocore.load(str(index / ".tacocat"), base_path=str(ref_collection))
     assert ds.data.read("s3").read_bytes("c1") == _payload(3, 1)
     assert ds._native.missing_parts == []
+    # A collection's children are "tacocat" frames too, as tacoreader prints them (it said zip).
+    for backend in ("pyarrow", "pandas"):
+        child = tacocore.load(str(index / ".tacocat"), base_path=str(ref_collection), backend=backend).data.read("s3")
+        assert repr(child).endswith(f"format=tacocat, backend={backend}]")
     # Without base_path the parts are not beside the index: it loads (tacoreader does too) and
     # says so; its rows answer queries, a sample's bytes cannot be read.
     with pytest.warns(UserWarning, match="part\\(s\\) of the collection are missing.*multi_part0001.tacozip"):
