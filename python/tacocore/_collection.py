@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Optional, Sequence, Union
 
 from . import _core
+from ._exceptions import TacoPathNotFoundError
 
 PathLike = Union[str, os.PathLike]
 
@@ -60,7 +61,12 @@ def create_tacollection(inputs: Sequence[PathLike], output: Optional[PathLike] =
 def _inputs(inputs: Any) -> list:
     if isinstance(inputs, (str, os.PathLike)):
         inputs = [inputs]
-    return [os.fspath(p) for p in inputs]
+    paths = [os.fspath(p) for p in inputs]
+    for i, path in enumerate(paths):
+        if not _core.is_remote(os.fsdecode(path)) and not os.path.lexists(path):
+            raise TacoPathNotFoundError(f"{os.fsdecode(path)}: no such file (input {i} of the "
+                                        "collection)")
+    return paths
 
 
 def _common_directory(paths: list) -> str:

@@ -48,10 +48,12 @@ class TacoSampleFileError(TacoIOError, ValueError):
     validation), so ``except ValueError`` in a script written for tacotoolbox still catches it."""
 
 
-class TacoPathNotFoundError(TacoIOError, TacoFormatError):
-    """``load()`` of a local path that does not exist. A TacoIOError (what it is) and also a
-    TacoFormatError, which tacoreader raises for a missing directory ("COLLECTION.json not
-    found"), so handlers written for either catch it."""
+class TacoPathNotFoundError(TacoIOError, TacoFormatError, FileNotFoundError):
+    """A local path that does not exist: ``load()``'s, or an input of ``create_tacocat`` /
+    ``create_tacollection``. A TacoIOError (what it is), a TacoFormatError, which tacoreader
+    raises for a missing directory ("COLLECTION.json not found"), and a FileNotFoundError, which
+    tacotoolbox's collection functions raise for a missing part, so handlers written for any of
+    them catch it."""
 
 
 __all__ = [

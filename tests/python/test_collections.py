@@ -251,8 +251,11 @@ def test_tacollection_json_matches_the_reference(ref_collection, tmp_path, run_c
     assert (tmp_path / "ds" / "COLLECTION.json").read_bytes() == out.read_bytes()
     with pytest.warns(UserWarning, match="validate_schema=False ignored"):
         tacocore.create_tacocat(parts, tmp_path / "ds2", validate_schema=False)
+    elsewhere = tmp_path / "elsewhere" / "x.tacozip"
+    elsewhere.parent.mkdir()
+    shutil.copy(parts[1], elsewhere)
     with pytest.raises(tacocore.TacoIOError, match="in different directories"):
-        tacocore.create_tacocat([parts[0], tmp_path / "ref" / "x.tacozip"])
+        tacocore.create_tacocat([parts[0], elsewhere])
     # The CLI writes the same indexes.
     run_cli("tacocat", *parts, "--output", tmp_path / "cli")
     run_cli("tacocat", *parts, "--output", tmp_path / "cli", "--format", "file")
@@ -269,7 +272,7 @@ def test_tacocat_refuses_an_existing_index_and_leaves_nothing(ref_collection, tm
     with pytest.raises(tacocore.TacoIOError, match="already exists"):
         tacocore.create_tacocat(parts[:2], tmp_path / "ds")
     assert (tmp_path / "ds" / ".tacocat" / "level0.parquet").read_bytes() == before
-    with pytest.raises(tacocore.TacoIOError, match="nope.tacozip' is missing"):
+    with pytest.raises(tacocore.TacoIOError, match="nope.tacozip: no such file"):
         tacocore.create_tacocat([parts[0], tmp_path / "nope.tacozip"], tmp_path / "other")
     assert not (tmp_path / "other").exists() or not any((tmp_path / "other").iterdir())
 
@@ -577,3 +580,17 @@ def test_group_by_names_parts_as_the_reference_for_every_value_type(tmp_path, va
         mine = tacocore.load(str(p)).data.to_arrow().column("id").to_pylist()
         ref = tacocore.load(str(tmp_path / "theirs" / p.name)).data.to_arrow().column("id").to_pylist()
         assert mine == ref
+
+
+def test_a_missing_input_is_a_file_not_found_error_as_in_tacotoolbox(tmp_path):
+    """tacotoolbox's create_tacocat raises FileNotFoundError for a part that is not there;
+    tacocore's error is also one (and a TacoIOError), for both index functions."""
+    for function in (tacocore.create_tacocat, tacocore.create_tacollection):
+        with pytest.raises(FileNotFoundError, match="nope.tacozip: no such file"):
+            function([tmp_path / "nope.tacozip"], tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+    import tacotoolbox
+
+    with pytest.raises(FileNotFoundError):
+        tacotoolbox.create_tacocat([tmp_path / "nope.tacozip"], tmp_path / "out")
+    assert issubclass(tacocore.TacoPathNotFoundError, tacocore.TacoIOError)
