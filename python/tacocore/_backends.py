@@ -170,13 +170,14 @@ _NATIVE_READ_BYTES_MANY = _unguarded("read_bytes_many")
 
 class _FrameLink:
     """What a frame's bound ``read`` needs besides the frame, which may be gone by the time it is
-    called (``ds.data.read(k)`` drops the frame before the call): its class, its native rows and
-    the view it was taken from (``_owner``, which lives here)."""
+    called (``ds.data.read(k)`` drops the frame before the call): its class, its native rows, its
+    format type (a child frame's too) and the view it was taken from (``_owner``, which lives
+    here)."""
 
     __slots__ = ("cls", "native", "owner", "format_type")
 
-    def __init__(self, cls: type, native: Any) -> None:
-        self.cls, self.native, self.owner, self.format_type = cls, native, None, None
+    def __init__(self, cls: type, native: Any, format_type: str) -> None:
+        self.cls, self.native, self.owner, self.format_type = cls, native, None, format_type
 
 
 def _check_owner(owner) -> None:
@@ -264,14 +265,13 @@ class TacoDataFrame:
         self._data = data
         # True while the rows of _data are the native rows, in order (positions agree).
         self._aligned = aligned and native is not None
-        self._link = _FrameLink(type(self), native)
+        self._format_type = format_type or (native.format if native is not None else "unknown")
+        self._link = _FrameLink(type(self), native, self._format_type)
         if self._aligned and type(self).read is TacoDataFrame.read:
             # read() without a Python frame of its own: a FILE's path is one native call
             # (_core.read_method, docs/READER.md §10.1). It holds the link, not the frame, so the
             # frame is in no cycle and is freed as soon as it is dropped. _unalign() takes it away.
             self.read = _core.read_method(native, self._link, _read_fallback)
-        self._format_type = format_type or (native.format if native is not None else "unknown")
-        self._link.format_type = self._format_type
         self._current_level = native.level if native is not None else current_level
         self._vsi_index: Optional[Dict[str, int]] = None
 

@@ -114,34 +114,15 @@ ContainerFormat Dataset::format() const {
     return ctx_->source.format;
 }
 
-namespace {
-bool holds_collection(const query::DatasetContext& ctx) {
-    if (ctx.parts) return true;
-    if (!ctx.concat) return false;
-    for (const query::ConcatPart& part : ctx.concat->parts)
-        if (holds_collection(*part.ctx)) return true;
-    return false;
-}
-}  // namespace
-
 bool Dataset::is_collection() const {
-    return holds_collection(*ctx_);
+    return !query::collections_in(*ctx_).empty();
 }
-
-namespace {
-void collect_missing_parts(const query::DatasetContext& ctx, std::vector<std::string>& out) {
-    if (ctx.parts) {
-        for (const std::string& file : ctx.parts->missing) out.push_back(ctx.parts->root + file);
-    } else if (ctx.concat) {
-        for (const query::ConcatPart& part : ctx.concat->parts)
-            collect_missing_parts(*part.ctx, out);
-    }
-}
-}  // namespace
 
 std::vector<std::string> Dataset::missing_parts() const {
     std::vector<std::string> out;
-    collect_missing_parts(*ctx_, out);
+    for (const query::DatasetContext* collection : query::collections_in(*ctx_))
+        for (const std::string& file : collection->parts->missing)
+            out.push_back(collection->parts->root + file);
     return out;
 }
 size_t Dataset::level_count() const {

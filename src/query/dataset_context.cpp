@@ -122,6 +122,18 @@ void collect_sources(const DatasetContext& ctx, std::vector<std::filesystem::pat
     for (const ConcatPart& part : ctx.concat->parts) collect_sources(*part.ctx, out);
 }
 
+std::vector<const DatasetContext*> collections_in(const DatasetContext& ctx) {
+    if (ctx.parts) return {&ctx};
+    std::vector<const DatasetContext*> out;
+    if (ctx.concat) {
+        for (const ConcatPart& part : ctx.concat->parts) {
+            const auto inner = collections_in(*part.ctx);
+            out.insert(out.end(), inner.begin(), inner.end());
+        }
+    }
+    return out;
+}
+
 void configure_reader_session(metadata::DuckSession& db) {
     // Results are always fetched whole, so the streaming buffer only limits how far DuckDB's
     // workers may run ahead of the fetching thread. With the default (~1 MB) a million-row scan

@@ -126,6 +126,10 @@ metadata::ResultTable::HiddenRows padding_rows(size_t id);
 /// Appends the files behind `ctx`: its path, or (concatenated) its parts' files in order.
 void collect_sources(const DatasetContext& ctx, std::vector<std::filesystem::path>& out);
 
+/// The collections behind `ctx` (those whose `parts` are set): `ctx` itself, or the inputs of a
+/// concatenation at any depth, in order.
+std::vector<const DatasetContext*> collections_in(const DatasetContext& ctx);
+
 /// Settings every reader connection uses (also the validator's).
 void configure_reader_session(metadata::DuckSession& db);
 

@@ -41,13 +41,9 @@ std::shared_ptr<io::ByteSource> fetch_remote_file(std::string_view vsi) {
 
 // The collection index (its path) that names `root` as a part missing at load, if any.
 std::optional<std::string> index_missing(const DatasetContext& ctx, std::string_view root) {
-    if (ctx.parts) {
-        for (const std::string& file : ctx.parts->missing)
-            if (ctx.parts->root + file == root) return ctx.source.path.string();
-    } else if (ctx.concat) {
-        for (const ConcatPart& part : ctx.concat->parts)
-            if (auto index = index_missing(*part.ctx, root)) return index;
-    }
+    for (const DatasetContext* collection : collections_in(ctx))
+        for (const std::string& file : collection->parts->missing)
+            if (collection->parts->root + file == root) return collection->source.path.string();
     return std::nullopt;
 }
 
