@@ -29,18 +29,27 @@ NB_MODULE(_core, m) {
     nb::module_::import_("atexit").attr("register")(
         nb::cpp_function(&taco::py::before_interpreter_exit));
     // GDAL's warnings reach `logging` (logger "tacocore.gdal") instead of standard error; its
-    // errors arrive inside the TacoError raised for the failure.
-    taco::set_log_handler([](taco::LogLevel level, std::string_view source,
-                             std::string_view message) {
-        // Past the atexit handlers, taking the GIL could end this thread (gil_release.hpp).
-        if (!Py_IsInitialized() || taco::py::g_interpreter_exiting.load()) return;
-        nb::gil_scoped_acquire gil;
-        try {
-            nb::object logger = nb::module_::import_("logging").attr("getLogger")("tacocore.gdal");
-            const char* method = level == taco::LogLevel::Warning ? "warning" : "debug";
-            logger.attr(method)("%s: %s", std::string(source), taco::paths::display_text(message));
-        } catch (...) {
-            PyErr_Clear();  // logging must never turn a read into a failure
-        }
-    });
+    // errors arrive inside the TacoError raised for the failure. tacocore's own warnings go to
+    // the logger of their source ("tacocore.load", "tacocore.create").
+    taco::set_log_handler(
+        [](taco::LogLevel level, std::string_view source, std::string_view message) {
+            // Past the atexit handlers, taking the GIL could end this thread (gil_release.hpp).
+            if (!Py_IsInitialized() || taco::py::g_interpreter_exiting.load()) return;
+            nb::gil_scoped_acquire gil;
+            try {
+                const bool gdal = source == "GDAL";
+                std::string name = "tacocore.";
+                for (char c : gdal ? std::string_view("gdal") : source) name += c;
+                nb::object logger = nb::module_::import_("logging").attr("getLogger")(name);
+                const char* method = level == taco::LogLevel::Warning ? "warning" : "debug";
+                if (gdal) {
+                    logger.attr(method)("%s: %s", std::string(source),
+                                        taco::paths::display_text(message));
+                } else {
+                    logger.attr(method)("%s", taco::paths::display_text(message));
+                }
+            } catch (...) {
+                PyErr_Clear();  // logging must never turn a read into a failure
+            }
+        });
 }
