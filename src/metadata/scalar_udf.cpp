@@ -92,7 +92,46 @@ void register_pass_through(duckdb_connection con, const char* name, duckdb_type 
         throw QueryError(std::string("cannot register the SQL function ") + name);
 }
 
+void lookup(duckdb_function_info info, duckdb_data_chunk input, duckdb_vector output) {
+    const auto& values =
+        *static_cast<const std::vector<int64_t>*>(duckdb_scalar_function_get_extra_info(info));
+    const size_t rows = duckdb_data_chunk_get_size(input);
+    duckdb_vector in = duckdb_data_chunk_get_vector(input, 0);
+    const auto* row = static_cast<const int64_t*>(duckdb_vector_get_data(in));
+    uint64_t* valid = duckdb_vector_get_validity(in);  // read only
+    auto* out = static_cast<int64_t*>(duckdb_vector_get_data(output));
+    duckdb_vector_ensure_validity_writable(output);
+    uint64_t* out_valid = duckdb_vector_get_validity(output);
+    for (size_t r = 0; r < rows; ++r) {
+        const bool present = (!valid || duckdb_validity_row_is_valid(valid, r)) && row[r] >= 0 &&
+                             static_cast<uint64_t>(row[r]) < values.size();
+        out[r] = present ? values[static_cast<size_t>(row[r])] : 0;
+        if (!present) duckdb_validity_set_row_invalid(out_valid, r);
+    }
+}
+
 }  // namespace
+
+void register_int64_lookup(DuckSession& db, const std::string& name,
+                           std::shared_ptr<const std::vector<int64_t>> values) {
+    std::shared_ptr<void>& slot = db.module_state("udf:" + name);
+    if (slot) return;
+    duckdb_scalar_function f = duckdb_create_scalar_function();
+    duckdb_scalar_function_set_name(f, name.c_str());
+    duckdb_logical_type bigint = duckdb_create_logical_type(DUCKDB_TYPE_BIGINT);
+    duckdb_scalar_function_add_parameter(f, bigint);
+    duckdb_scalar_function_set_return_type(f, bigint);
+    duckdb_destroy_logical_type(&bigint);
+    duckdb_scalar_function_set_special_handling(f);  // NULL rows reach lookup(): NULL out
+    duckdb_scalar_function_set_extra_info(f, const_cast<std::vector<int64_t>*>(values.get()),
+                                          nullptr);
+    duckdb_scalar_function_set_function(f, lookup);
+    const duckdb_state st =
+        duckdb_register_scalar_function(static_cast<duckdb_connection>(db.raw_connection()), f);
+    duckdb_destroy_scalar_function(&f);
+    if (st != DuckDBSuccess) throw QueryError("cannot register the SQL function " + name);
+    slot = std::const_pointer_cast<std::vector<int64_t>>(values);  // kept while the session lives
+}
 
 void register_float_passthrough(DuckSession& db) {
     std::shared_ptr<void>& slot = db.module_state("udf:float-passthrough");

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -67,5 +68,12 @@ inline constexpr const char* kDoublePassthrough = "taco_double_as_stored";
 /// trusts them, so `x = 'NaN'`, `x >= 'inf'` found nothing and `x <= 50` kept NaN rows (duckdb
 /// issue 25521). A filter on a passed-through column still runs inside the scan, after reading.
 void register_float_passthrough(DuckSession& db);
+
+/// Registers `name(BIGINT row) -> BIGINT` on `db`'s connection (once per name): `values[row]`,
+/// NULL for a NULL or out-of-range row. How a view reads per-row values computed in C++ beside a
+/// Parquet scan (`file_row_number`) without a join, which would cost the scan its plan and its
+/// row order (query/level_offsets.cpp).
+void register_int64_lookup(DuckSession& db, const std::string& name,
+                           std::shared_ptr<const std::vector<int64_t>> values);
 
 }  // namespace taco::metadata

@@ -141,8 +141,7 @@ std::shared_ptr<const CollectionParts> index_collection(
 }
 
 std::string collection_table_sql(const CollectionParts& parts, size_t level,
-                                 const std::string& file, const std::vector<ColumnType>& columns) {
-    const std::string scan = "read_parquet(" + quote_literal(file) + ")";
+                                 const std::string& scan, const std::vector<ColumnType>& columns) {
     bool shifted = false;
     for (size_t l = 0; l <= level && l < parts.id_base.size(); ++l)
         for (int64_t b : parts.id_base[l]) shifted = shifted || b != 0;

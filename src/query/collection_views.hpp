@@ -41,9 +41,11 @@ std::shared_ptr<const CollectionParts> index_collection(
     const std::vector<std::string>& level_files,
     const std::vector<std::vector<ColumnType>>& level_columns);
 
-/// The raw table of level `level` (read_parquet of `file`) with ids shifted per part.
+/// The raw table of level `level` (`relation`: read_parquet of its file, or a relation over
+/// it) with ids shifted per part.
 std::string collection_table_sql(const CollectionParts& parts, size_t level,
-                                 const std::string& file, const std::vector<ColumnType>& columns);
+                                 const std::string& relation,
+                                 const std::vector<ColumnType>& columns);
 
 /// The SQL expression of a row's VSI root: its part's path.
 std::string collection_root_sql(const CollectionParts& parts);

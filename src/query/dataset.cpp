@@ -16,6 +16,7 @@
 #include "query/error_text.hpp"
 #include "query/explain.hpp"
 #include "query/flat_views.hpp"
+#include "query/level_offsets.hpp"
 #include "query/level_revalidation.hpp"
 #include "query/lifetime.hpp"
 #include "query/sandbox.hpp"
@@ -310,7 +311,9 @@ DataFrame Dataset::fetch_level(bool raw) const {
                 io::TraceScope trace("data(): fetch level");
                 // A loaded dataset's level is one Parquet file: scanned straight into the table.
                 // A collection's raw ids are shifted by its level view, so they go through SQL.
-                if (!ctx_->concat && !(parts && raw) && level_ < ctx_->level_files.size()) {
+                // A realigned level's offsets come from its view (query/level_offsets.hpp).
+                if (!ctx_->concat && !(parts && raw) && level_ < ctx_->level_files.size() &&
+                    !query::realigned(*ctx_, level_)) {
                     all = metadata::ResultTable::scan_parquet(ctx_->db, ctx_->level_files[level_],
                                                               selected);
                 }

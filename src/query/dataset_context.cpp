@@ -10,6 +10,7 @@
 #include "metadata/result_table.hpp"
 #include "metadata/scalar_udf.hpp"
 #include "query/error_text.hpp"
+#include "query/level_offsets.hpp"
 #include "query/load_checks.hpp"
 #include "query/vsi_path.hpp"
 #include "spatial/sql_functions.hpp"
@@ -220,12 +221,14 @@ void define_level_views(metadata::DuckSession& db, const DatasetContext& ctx,
     }
     for (size_t i = 0; i < ctx.level_files.size(); ++i) {
         const std::string table = prefix + "level" + std::to_string(i) + "_table";
-        const std::string relation =
-            ctx.parts ? "(" +
-                            collection_table_sql(*ctx.parts, i, ctx.level_files[i],
-                                                 ctx.level_columns[i]) +
-                            ")"
-                      : "read_parquet(" + quote_literal(ctx.level_files[i]) + ")";
+        // A level whose stored offsets the reference writer misaligned reads corrected ones.
+        std::string relation = realigned(ctx, i)
+                                   ? realigned_level_relation(db, ctx, i, prefix)
+                                   : "read_parquet(" + quote_literal(ctx.level_files[i]) + ")";
+        if (ctx.parts) {
+            relation =
+                "(" + collection_table_sql(*ctx.parts, i, relation, ctx.level_columns[i]) + ")";
+        }
         db.exec("CREATE VIEW " + table + " AS " + table_select(relation, ctx.level_columns[i]));
         if (!level_views) continue;
         db.exec("CREATE VIEW " + prefix + "level" + std::to_string(i) + " AS " +
@@ -325,6 +328,7 @@ std::shared_ptr<DatasetContext> make_context(format::OpenedDataset opened, Stage
                                       ctx->parts->sources[k]);
         }
     }
+    find_misaligned_levels(*ctx);
     define_level_views(db, *ctx, "");
     db.exec("CREATE VIEW data AS SELECT * FROM level0");
     for (size_t i = 0; i < src.levels.size(); ++i) {

@@ -42,6 +42,7 @@ class ChildrenCache {
 };
 
 struct DatasetContext;
+struct RealignedLevel;
 
 /// Hashes std::string and std::string_view alike, so maps keyed by string can be searched with
 /// a view (no temporary string on the read path).
@@ -107,6 +108,9 @@ struct DatasetContext {
     bool sandboxed = false;
     /// The flat views l0..lN are created by the first sql() that names one (flat_views.hpp).
     bool flat_views_defined = false;
+    /// Levels whose stored offsets the reference writer misaligned: their table views read the
+    /// corrected ones (query/level_offsets.hpp). Found at load.
+    std::vector<std::shared_ptr<const RealignedLevel>> realigned_levels;
 
     const std::string& name() const { return source.vsi_root; }
 };

@@ -55,8 +55,17 @@ def test_children_below_a_cascade_keep_the_level_columns(fixture_paths, key):
     got = tacocore.load(path).filter_datetime("2023-01-31", level=1).read("europe").to_arrow()
     assert got.column_names == ref.column_names
     for name in ("id", "internal:offset", "internal:size", "internal:relative_path"):
-        if name in ref.column_names:
-            assert got.column(name).to_pylist() == ref.column(name).to_pylist(), name
+        if name not in ref.column_names:
+            continue
+        if name in ("internal:offset", "internal:size") and key == "reader-zip-nested":
+            # The file's level-1 offsets are misaligned (FORMAT.md §4.3): tacoreader's are other
+            # samples'; tacocore's are the ones the FOLDER's __meta__ gives (READER.md §5.1).
+            own = tacocore.load(path).read("europe").to_arrow()
+            kept = {i: k for k, i in enumerate(own.column("id").to_pylist())}
+            want = [own.column(name)[kept[i]].as_py() for i in got.column("id").to_pylist()]
+            assert got.column(name).to_pylist() == want != ref.column(name).to_pylist(), name
+            continue
+        assert got.column(name).to_pylist() == ref.column(name).to_pylist(), name
 
 
 def write_collection(tmp_path, n=6):

@@ -57,6 +57,24 @@ def test_zip_open_costs_three_requests_then_one(served, taco, cache_dir):
     assert [(r.method, r.status) for r in warm] == [("HEAD", 200)], warm
 
 
+def test_misaligned_level_offsets_are_read_corrected_and_the_verdict_cached(served, taco, cache_dir):
+    """nested.tacozip's level-1 offsets are misaligned in the file (FORMAT.md §4.3): read remotely,
+    the views give each sample's own, as locally; the local headers that prove it are read once,
+    and a warm open reuses that verdict (one HEAD, nothing else)."""
+    query = 'SELECT "internal:relative_path" AS p, "internal:offset" AS o, "internal:size" AS s FROM level1'
+    local = taco("sql", served.root / NESTED_ZIP, query, "--json")
+    url = served.url(NESTED_ZIP)
+    cold = taco("sql", url, query, "--json")
+    assert json.loads(ok(cold)) == json.loads(ok(local))
+    assert json.loads(ok(cold))[0] == {"p": "europe/item_0", "o": 205, "s": 13}
+    assert "METADATA/level1.parquet: 9 rows carry the internal:offset/size of other rows" in cold.stderr
+    with served.srv.measure() as warm:
+        again = taco("sql", url, query, "--json")
+    assert json.loads(ok(again)) == json.loads(ok(local))
+    assert "9 rows carry" in again.stderr
+    assert [(r.method, r.status) for r in warm] == [("HEAD", 200)], warm
+
+
 def test_changed_file_is_refetched_never_stale(served, taco):
     rel = "ref/changing.tacozip"
     target = served.root / rel
