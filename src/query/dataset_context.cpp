@@ -187,11 +187,6 @@ std::string level_view_sql(const std::string& table, const std::vector<ColumnTyp
            kNotPadding;
 }
 
-namespace {
-
-// `SELECT * FROM (relation)`, each FLOAT / DOUBLE column passed through a function so that
-// DuckDB does not prune with the file's min/max, which leave NaN out
-// (metadata::register_float_passthrough): filters on them then agree with DuckDB's own NaN rule.
 std::string table_select(const std::string& relation, const std::vector<ColumnType>& columns) {
     std::string replaced;
     for (const ColumnType& c : columns) {
@@ -206,8 +201,6 @@ std::string table_select(const std::string& relation, const std::vector<ColumnTy
     return replaced.empty() ? "SELECT * FROM " + relation
                             : "SELECT * REPLACE (" + replaced + ") FROM " + relation;
 }
-
-}  // namespace
 
 void define_level_views(metadata::DuckSession& db, const DatasetContext& ctx,
                         const std::string& prefix, bool level_views) {

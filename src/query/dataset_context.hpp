@@ -158,6 +158,12 @@ StagedLevels stage_levels(const format::OpenedDataset& opened);
 std::shared_ptr<DatasetContext> make_context(format::OpenedDataset opened, StagedLevels levels,
                                              metadata::DuckSession session);
 
+/// `SELECT * FROM relation` of a level table with `columns`, each FLOAT / DOUBLE column passed
+/// through a function so that DuckDB does not prune with the file's min/max, which leave NaN
+/// out (metadata::register_float_passthrough): filters then follow DuckDB's own NaN rule. What
+/// every `level{i}_table` view is.
+std::string table_select(const std::string& relation, const std::vector<ColumnType>& columns);
+
 /// Creates `{prefix}level{i}_table` and `{prefix}level{i}` for every level of `ctx` in `db`
 /// (which may be another dataset's connection): over its Parquet files for a loaded dataset,
 /// over its parts' views (registered as `{prefix}p{k}_...`) for a concatenated one. Without

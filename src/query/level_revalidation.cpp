@@ -40,8 +40,9 @@ void swap_in(DatasetContext& ctx, size_t i, const std::shared_ptr<io::RemoteSour
         check_root_count(src, ctx.db, file);
         check_level0_ids(src, ctx.db, file);
     }
-    ctx.db.exec("CREATE OR REPLACE VIEW level" + std::to_string(i) +
-                "_table AS SELECT * FROM read_parquet(" + quote_literal(file) + ")");
+    // As load defined it: its float columns still hide the file's min/max (NaN filters).
+    ctx.db.exec("CREATE OR REPLACE VIEW level" + std::to_string(i) + "_table AS " +
+                table_select("read_parquet(" + quote_literal(file) + ")", columns));
     level.source = fresh;
     level.size = fresh->size();
     ctx.level_files[i] = file;

@@ -101,6 +101,23 @@ def test_changed_level_table_is_never_served_stale(served, folder):
         304, 304, 304], next_open
 
 
+def test_a_changed_level_table_keeps_the_nan_rule(served, folder):
+    """The swapped-in table is defined as load defines one: its float columns hide the file's
+    min/max, which pyarrow writes without NaN (READER.md §8), so NaN filters stay right."""
+    rel, local = folder
+    url = served.url(rel)
+    tacocore.load(url).data.to_arrow()
+    rewrite_level(local / "METADATA/level1.parquet", lambda t: t.set_column(
+        t.schema.get_field_index("cloud_cover"), t.schema.field("cloud_cover"),
+        pa.array([float("nan")] + [1.0] * (t.num_rows - 1), pa.float64())))
+    warm = tacocore.load(url)
+    count = lambda where: warm.sql(f"SELECT count(*) AS n FROM level1 WHERE {where}").to_arrow()[  # noqa: E731
+        "n"][0].as_py()
+    assert count("cloud_cover = 'NaN'") == 1
+    assert count("cloud_cover >= 'inf'") == 1
+    assert count("cloud_cover <= 50") == 8
+
+
 def test_changed_columns_ask_for_a_new_load(served, folder):
     rel, local = folder
     url = served.url(rel)
