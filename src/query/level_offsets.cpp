@@ -18,87 +18,29 @@ namespace {
 
 using metadata::quote_literal;
 
-// The folder a relative path sits in, with its trailing '/': "europe/" for "europe/item_0" and
-// for a FOLDER's "europe/item_0/". Empty when the path has no folder.
-std::string_view folder_of(std::string_view relative_path) {
-    while (!relative_path.empty() && relative_path.back() == '/') relative_path.remove_suffix(1);
-    const size_t slash = relative_path.rfind('/');
-    return slash == std::string_view::npos ? std::string_view()
-                                           : relative_path.substr(0, slash + 1);
+// A path without its trailing '/' (a FOLDER's relative path ends in one).
+std::string_view trimmed(std::string_view path) {
+    while (!path.empty() && path.back() == '/') path.remove_suffix(1);
+    return path;
+}
+
+// The order tacotoolbox sorts folders in: their paths with a trailing '/' ("DATA/a-b/" before
+// "DATA/a/", as '-' < '/'), compared without making the strings.
+bool folder_less(std::string_view a, std::string_view b) {
+    const size_t common = std::min(a.size(), b.size());
+    const int c = a.substr(0, common).compare(b.substr(0, common));
+    if (c != 0 || a.size() == b.size()) return c < 0;
+    const char next_a = a.size() > common ? a[common] : '/';
+    const char next_b = b.size() > common ? b[common] : '/';
+    if (next_a != next_b)
+        return static_cast<unsigned char>(next_a) < static_cast<unsigned char>(next_b);
+    return a.size() < b.size();  // one is the other plus "/...": the shorter sorts first
 }
 
 // The ZIP entries a row's offset may point at: a FILE's data or a FOLDER's `__meta__`.
 std::vector<std::string> entry_names(std::string_view relative_path) {
-    std::string path(relative_path);
-    while (!path.empty() && path.back() == '/') path.pop_back();
+    const std::string path(trimmed(relative_path));
     return {"DATA/" + path, "DATA/" + path + "/__meta__"};
-}
-
-// Consecutive rows of one folder (of one part, in a collection).
-struct Run {
-    std::string_view folder;
-    std::string_view part;  // a collection's internal:source_file; empty for a single dataset
-    size_t first = 0;       // its first row in the table
-    size_t count = 0;
-    size_t segment = 0;  // the first row of its part: the writer's column starts there
-    size_t pasted = 0;   // the row its first row's offsets were written into (sorted order)
-};
-
-// The rows' folders as runs, in table order, from the relative paths in column 0 of `t` (and
-// a collection's part names in column 1), and whether each part's folders are in sorted order
-// (then no writer could have misaligned them). nullopt when a row has no folder or a part's
-// rows are not consecutive: the writer's order cannot be known.
-std::optional<std::vector<Run>> folder_runs(const metadata::ResultTable& t, bool collection,
-                                            bool& sorted) {
-    std::vector<std::string_view> parts;
-    if (collection) {
-        parts.resize(t.rows());
-        size_t named = 0;
-        t.for_each_string(1, [&](size_t r, std::string_view part) {
-            parts[r] = part;
-            ++named;
-        });
-        if (named != t.rows()) return std::nullopt;
-    }
-    std::vector<Run> runs;
-    std::vector<std::string_view> parts_seen;
-    sorted = true;
-    size_t seen = 0;
-    bool known = true;
-    t.for_each_string(0, [&](size_t r, std::string_view path) {
-        ++seen;
-        const std::string_view folder = folder_of(path);
-        const std::string_view part = collection ? parts[r] : std::string_view();
-        if (!runs.empty() && runs.back().folder == folder && runs.back().part == part) {
-            ++runs.back().count;
-            return;
-        }
-        if (folder.empty()) known = false;
-        size_t segment = r;
-        if (!runs.empty() && runs.back().part == part) {
-            segment = runs.back().segment;
-            if (folder < runs.back().folder) sorted = false;
-        } else if (collection) {
-            if (std::find(parts_seen.begin(), parts_seen.end(), part) != parts_seen.end())
-                known = false;  // a part's rows in two places
-            parts_seen.push_back(part);
-        }
-        runs.push_back({folder, part, r, 1, segment, 0});
-    });
-    if (seen != t.rows() || !known) return std::nullopt;
-    return runs;
-}
-
-// Where the writer put the offsets of `run`'s first row: after every row of its part in a
-// folder sorted before its own, and after its folder's rows in earlier runs.
-size_t pasted_row(const std::vector<Run>& runs, const Run& run) {
-    size_t at = run.segment;
-    for (const Run& other : runs) {
-        if (other.segment != run.segment) continue;
-        if (other.folder < run.folder || (other.folder == run.folder && other.first < run.first))
-            at += other.count;
-    }
-    return at;
 }
 
 // Every row of `columns` of a level file, in file order.
@@ -113,41 +55,118 @@ std::shared_ptr<const metadata::ResultTable> scan_level(DatasetContext& ctx, siz
         ctx.db, "SELECT " + select + " FROM read_parquet(" + quote_literal(file) + ")");
 }
 
+// The folders whose children make a level: the FOLDER rows of the level above, in row order,
+// each with its path (level 0: its id) and, in a collection, its part. PIT makes every FOLDER of
+// a level hold the same number of children, written in the FOLDERs' order: FOLDER k's children
+// are rows [k n, (k + 1) n) of the level.
+struct Folders {
+    std::shared_ptr<const metadata::ResultTable> table;  // owns the strings below
+    std::vector<std::string_view> paths;                 // trimmed
+    std::vector<std::string_view> parts;                 // empty for a single dataset
+    std::vector<size_t> segment;  // the first FOLDER of each one's part: its own sort starts there
+};
+
+std::optional<Folders> folders_above(DatasetContext& ctx, size_t i) {
+    const std::string key = i == 1 ? "id" : "internal:relative_path";
+    const ColumnType* column = find_column(ctx.level_columns[i - 1], key);
+    if (!column || column->type.id() != TypeId::String ||
+        !has_column(ctx.level_columns[i - 1], "type"))
+        return std::nullopt;
+    std::vector<std::string> columns = {key, "type"};
+    if (ctx.parts) columns.push_back("internal:source_file");
+    Folders out;
+    out.table = scan_level(ctx, i - 1, columns);
+    const metadata::ResultTable& t = *out.table;
+    for (size_t c = 0; c < columns.size(); ++c) {
+        size_t cells = 0;
+        t.for_each_string(c, [&](size_t, std::string_view) { ++cells; });
+        if (cells != t.rows()) return std::nullopt;  // a row without a path, type or part
+    }
+    std::vector<bool> folder(t.rows());
+    t.for_each_string(1, [&](size_t r, std::string_view type) { folder[r] = type == "FOLDER"; });
+    t.for_each_string(0, [&](size_t r, std::string_view path) {
+        if (folder[r]) out.paths.push_back(trimmed(path));
+    });
+    if (ctx.parts) {
+        t.for_each_string(2, [&](size_t r, std::string_view part) {
+            if (folder[r]) out.parts.push_back(part);
+        });
+    }
+    out.segment.resize(out.paths.size());
+    for (size_t k = 0; k < out.paths.size(); ++k) {
+        const bool same_part = k > 0 && (out.parts.empty() || out.parts[k] == out.parts[k - 1]);
+        out.segment[k] = same_part ? out.segment[k - 1] : k;
+    }
+    return out;
+}
+
+// Where the writer put FOLDER k's children's offsets: at its rank in its part's sorted order.
+size_t rank_of(const Folders& f, size_t k) {
+    size_t rank = f.segment[k];
+    for (size_t j = f.segment[k]; j < f.paths.size() && f.segment[j] == f.segment[k]; ++j)
+        if (folder_less(f.paths[j], f.paths[k]) || (f.paths[j] == f.paths[k] && j < k)) ++rank;
+    return rank;
+}
+
 // Whether the offset stored in row `y` (`stored`) points at the entry of row `x` (the one the
 // writer would have pasted there) rather than at row y's own, read from the local header.
-bool points_at_other_row(const io::ByteSource& archive, const metadata::ResultTable& paths,
-                         int64_t stored, size_t x, size_t y) {
+bool points_at_other_row(const io::ByteSource& archive, std::string_view x_path,
+                         std::string_view y_path, int64_t stored) {
     if (stored < 0) return false;
-    std::vector<std::string> names = entry_names(paths.get_string(x, 0));
-    for (std::string& own : entry_names(paths.get_string(y, 0))) names.push_back(std::move(own));
+    std::vector<std::string> names = entry_names(x_path);
+    for (std::string& own : entry_names(y_path)) names.push_back(std::move(own));
     const auto found = format::local_header_name_at(archive, static_cast<uint64_t>(stored), names);
     return found && *found < 2;
 }
 
-// The stored internal:offset of the rows `rows` of level `i`, by row; rows with none are left out.
-std::vector<std::pair<size_t, int64_t>> stored_offsets(DatasetContext& ctx, size_t i,
-                                                       const std::vector<size_t>& rows) {
-    std::string list;
-    for (size_t r : rows) list += (list.empty() ? "" : ", ") + std::to_string(r);
-    const auto t = metadata::ResultTable::fetch(
-        ctx.db, "SELECT CAST(file_row_number AS BIGINT), \"internal:offset\" FROM read_parquet(" +
-                    quote_literal(ctx.level_files[i]) +
-                    ", file_row_number = true) WHERE file_row_number IN (" + list +
-                    ") AND \"internal:offset\" IS NOT NULL");
-    std::vector<std::pair<size_t, int64_t>> out;
-    for (size_t r = 0; r < t->rows(); ++r)
-        out.emplace_back(static_cast<size_t>(t->get_int(r, 0)), t->get_int(r, 1));
-    return out;
-}
-
-// The archive a run's rows point into: the dataset's, or its part's in a collection (nullptr
-// when that part is missing or remote, not opened at load).
-const io::ByteSource* archive_of(const DatasetContext& ctx, const Run& run) {
+// The archive FOLDER k's children point into: the dataset's, or its part's in a collection
+// (nullptr when that part is missing or remote, not opened at load).
+const io::ByteSource* archive_of(const DatasetContext& ctx, const Folders& f, size_t k) {
     if (!ctx.parts) return ctx.source.archive.get();
     const CollectionParts& parts = *ctx.parts;
-    for (size_t k = 0; k < parts.files.size() && k < parts.sources.size(); ++k)
-        if (parts.files[k] == run.part) return parts.sources[k].get();
+    for (size_t j = 0; j < parts.files.size() && j < parts.sources.size(); ++j)
+        if (parts.files[j] == f.parts[k]) return parts.sources[j].get();
     return nullptr;
+}
+
+// The evidence: the first child of each FOLDER in `moved` (x) and the row the writer pasted
+// its offsets into (y). Misaligned when, for every one, the local header at y's stored offset
+// names x's entry.
+bool children_moved(DatasetContext& ctx, size_t i, const Folders& f, size_t n,
+                    const std::vector<size_t>& moved) {
+    std::vector<std::pair<size_t, size_t>> pairs;  // (x, y) child rows
+    std::string list;
+    for (size_t k : moved) {
+        pairs.emplace_back(k * n, rank_of(f, k) * n);
+        list += (list.empty() ? "" : ", ") + std::to_string(pairs.back().first) + ", " +
+                std::to_string(pairs.back().second);
+    }
+    const auto rows = metadata::ResultTable::fetch(
+        ctx.db,
+        "SELECT CAST(file_row_number AS BIGINT), \"internal:relative_path\", "
+        "\"internal:offset\" FROM read_parquet(" +
+            quote_literal(ctx.level_files[i]) + ", file_row_number = true) " +
+            "WHERE file_row_number IN (" + list + ")");
+    auto row = [&](size_t r) -> std::optional<size_t> {
+        for (size_t j = 0; j < rows->rows(); ++j)
+            if (!rows->is_null(j, 0) && static_cast<size_t>(rows->get_int(j, 0)) == r) return j;
+        return std::nullopt;
+    };
+    for (size_t m = 0; m < moved.size(); ++m) {
+        const auto x = row(pairs[m].first), y = row(pairs[m].second);
+        if (!x || !y || rows->is_null(*x, 1) || rows->is_null(*y, 1) || rows->is_null(*y, 2))
+            return false;
+        const std::string_view x_path = rows->get_string(*x, 1);
+        // The model holds: x is FOLDER k's first child.
+        const size_t slash = trimmed(x_path).rfind('/');
+        if (slash == std::string_view::npos || x_path.substr(0, slash) != f.paths[moved[m]])
+            return false;
+        const io::ByteSource* archive = archive_of(ctx, f, moved[m]);
+        if (!archive ||
+            !points_at_other_row(*archive, x_path, rows->get_string(*y, 1), rows->get_int(*y, 2)))
+            return false;
+    }
+    return true;
 }
 
 // What the local headers said about each level of a remote archive at an earlier load of the
@@ -192,69 +211,50 @@ class Verdicts {
 
 // Level `i` realigned, or nullptr when it is in order or cannot be decided.
 std::shared_ptr<const RealignedLevel> realign(DatasetContext& ctx, size_t i, Verdicts& verdicts) {
-    // The paths alone first: the whole cost when the folders are in sorted order.
-    const bool collection = ctx.parts != nullptr;
-    std::vector<std::string> columns = {"internal:relative_path"};
-    if (collection) columns.push_back("internal:source_file");
-    const auto paths = scan_level(ctx, i, columns);
-    bool sorted = true;
-    std::optional<std::vector<Run>> runs = folder_runs(*paths, collection, sorted);
-    if (!runs || sorted) return nullptr;
-    // Not in sorted order: the rows of the first and the last folder found out of order would
-    // have moved. Both must point at the samples the misalignment predicts.
-    const Run* first = nullptr;
-    const Run* last = nullptr;
-    for (size_t k = 1; k < runs->size(); ++k) {
-        const Run& run = (*runs)[k];
-        if (run.segment == (*runs)[k - 1].segment && run.folder < (*runs)[k - 1].folder) {
-            if (!first) first = &run;
-            last = &run;
-        }
-    }
+    // The level above alone first: when its FOLDERs are in sorted order (in each part), no
+    // writer can have misaligned this level, and that is the whole cost.
+    const std::optional<Folders> f = folders_above(ctx, i);
+    if (!f || f->paths.empty()) return nullptr;
+    std::vector<size_t> out_of_order;
+    for (size_t k = 1; k < f->paths.size(); ++k)
+        if (f->segment[k] == f->segment[k - 1] && folder_less(f->paths[k], f->paths[k - 1]))
+            out_of_order.push_back(k);
+    if (out_of_order.empty()) return nullptr;
+    const uint64_t rows = std::stoull(ctx.db.query_scalar("SELECT count(*) FROM read_parquet(" +
+                                                          quote_literal(ctx.level_files[i]) + ")"));
+    if (rows == 0 || rows % f->paths.size() != 0) return nullptr;  // not PIT's shape
+    const size_t n = rows / f->paths.size();
     if (const std::optional<bool> earlier = verdicts.earlier(i)) {
         if (!*earlier) return nullptr;
     } else {
-        const size_t first_at = pasted_row(*runs, *first);
-        const size_t last_at = pasted_row(*runs, *last);
-        const auto evidence = stored_offsets(ctx, i, {first_at, last_at});
-        bool misaligned = true;
-        for (const auto& [run, at] : {std::pair(first, first_at), std::pair(last, last_at)}) {
-            const auto it = std::find_if(evidence.begin(), evidence.end(),
-                                         [at = at](const auto& o) { return o.first == at; });
-            const io::ByteSource* archive = archive_of(ctx, *run);
-            misaligned = misaligned && it != evidence.end() && archive &&
-                         points_at_other_row(*archive, *paths, it->second, run->first, at);
-        }
+        // The first and the last FOLDER found out of order must both show it.
+        const bool misaligned =
+            children_moved(ctx, i, *f, n, {out_of_order.front(), out_of_order.back()});
         verdicts.found(i, misaligned);
         if (!misaligned) return nullptr;
     }
-    // Misaligned: each folder's rows take the values written where the sorted order put them.
-    std::vector<Run*> order;
-    for (Run& run : *runs) order.push_back(&run);
-    std::stable_sort(order.begin(), order.end(), [](const Run* a, const Run* b) {
-        return a->segment != b->segment ? a->segment < b->segment : a->folder < b->folder;
-    });
-    size_t segment = SIZE_MAX;
-    size_t at = 0;
-    for (Run* run : order) {
-        if (run->segment != segment) segment = at = run->segment;
-        run->pasted = at;
-        at += run->count;
-    }
+    // Misaligned: each FOLDER's children take the values written at its rank.
     const auto stored = scan_level(ctx, i, {"internal:offset", "internal:size"});
-    if (stored->rows() != paths->rows()) return nullptr;
-    auto offsets = std::make_shared<std::vector<int64_t>>(stored->rows());
-    auto sizes = std::make_shared<std::vector<int64_t>>(stored->rows());
+    if (stored->rows() != rows) return nullptr;
+    std::vector<size_t> order(f->paths.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        if (f->segment[a] != f->segment[b]) return f->segment[a] < f->segment[b];
+        return folder_less(f->paths[a], f->paths[b]);
+    });
+    auto offsets = std::make_shared<std::vector<int64_t>>(rows);
+    auto sizes = std::make_shared<std::vector<int64_t>>(rows);
     auto out = std::make_shared<RealignedLevel>();
     out->level = i;
-    for (const Run& run : *runs) {
-        for (size_t j = 0; j < run.count; ++j) {
-            const size_t from = run.pasted + j;
+    for (size_t rank = 0; rank < order.size(); ++rank) {
+        const size_t k = order[rank];
+        for (size_t j = 0; j < n; ++j) {
+            const size_t from = rank * n + j;
             if (stored->is_null(from, 0) || stored->is_null(from, 1)) return nullptr;
-            (*offsets)[run.first + j] = stored->get_int(from, 0);
-            (*sizes)[run.first + j] = stored->get_int(from, 1);
+            (*offsets)[k * n + j] = stored->get_int(from, 0);
+            (*sizes)[k * n + j] = stored->get_int(from, 1);
         }
-        if (run.pasted != run.first) out->moved += run.count;
+        if (rank != k) out->moved += n;
     }
     out->offsets = std::move(offsets);
     out->sizes = std::move(sizes);
