@@ -18,6 +18,8 @@ Fixtures
 from __future__ import annotations
 
 import datetime
+import struct
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -184,3 +186,15 @@ def reference() -> Reference:
 def arrow_types(table) -> list:
     """[(name, str(type))] - the type strings include list child names, unlike pa.Schema.__eq__."""
     return [(f.name, str(f.type)) for f in table.schema]
+
+
+def zip_entry_ranges(zip_path) -> dict[str, tuple[int, int]]:
+    """Every entry of a ZIP by name: its data offset (after its local header) and size, read
+    from the file itself (what a sample's internal:offset/size must say)."""
+    out = {}
+    with zipfile.ZipFile(zip_path) as z, open(zip_path, "rb") as f:
+        for info in z.infolist():
+            f.seek(info.header_offset)
+            name_len, extra_len = struct.unpack("<HH", f.read(30)[26:30])
+            out[info.filename] = (info.header_offset + 30 + name_len + extra_len, info.file_size)
+    return out

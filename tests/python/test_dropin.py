@@ -23,14 +23,12 @@ from __future__ import annotations
 
 import json
 import pathlib
-import struct
 import subprocess
 import sys
-import zipfile
 
 import pytest
 
-from conftest import FIXTURE_DATASETS
+from conftest import FIXTURE_DATASETS, zip_entry_ranges
 
 COMPAT = pathlib.Path(__file__).with_name("compat")
 BACKENDS = ("pyarrow", "pandas", "polars")
@@ -73,20 +71,10 @@ MISALIGNED = ("reader-zip-nested",)  # level-1 offsets misaligned by the referen
 _L1_LOCATION = ("l1:internal:offset", "l1:internal:size", "l1:internal:gdal_vsi", "gdal_vsi")
 
 
-def _entry_ranges(zip_path: str) -> dict:
-    out = {}
-    with zipfile.ZipFile(zip_path) as z, open(zip_path, "rb") as f:
-        for info in z.infolist():
-            f.seek(info.header_offset)
-            name_len, extra_len = struct.unpack("<HH", f.read(30)[26:30])
-            out[info.filename] = (info.header_offset + 30 + name_len + extra_len, info.file_size)
-    return out
-
-
 def _split_location(rows: list[dict], zip_path: str, must_be_own: bool) -> list[dict]:
     """The rows without their level-1 location columns, after checking that those point at each
     row's own ZIP entry (must_be_own) or at another one (the reference's misaligned reading)."""
-    ranges = _entry_ranges(zip_path)
+    ranges = zip_entry_ranges(zip_path)
     out = []
     for r in rows:
         if "l1:id" in r:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import logging
-import struct
 import zipfile
 from pathlib import Path
 
@@ -24,7 +23,7 @@ import tacoreader  # the reference reader; make setup installs it
 import tacotoolbox
 from tacotoolbox.datamodel import Sample as TbSample, Taco as TbTaco, Tortilla as TbTortilla
 
-from conftest import COLLECTION_DEFAULTS
+from conftest import COLLECTION_DEFAULTS, zip_entry_ranges
 
 ROOTS = ["r2", "r10", "r1"]  # sorted: r1, r10, r2
 MIDS = ["m_b", "m_a"]
@@ -70,17 +69,6 @@ def written(tmp_path_factory) -> dict[str, str]:
     return {"tacotoolbox": str(ref), "tacocore": str(ours), "collection": str(out / "parts")}
 
 
-def entry_ranges(path: str) -> dict[str, tuple[int, int]]:
-    """Every entry's data offset and size, from the ZIP itself."""
-    out = {}
-    with zipfile.ZipFile(path) as z, open(path, "rb") as f:
-        for info in z.infolist():
-            f.seek(info.header_offset)
-            name_len, extra_len = struct.unpack("<HH", f.read(30)[26:30])
-            out[info.filename] = (info.header_offset + 30 + name_len + extra_len, info.file_size)
-    return out
-
-
 def own_entry(relative_path: str, sample_type: str) -> str:
     path = relative_path.rstrip("/")
     return f"DATA/{path}/__meta__" if sample_type == "FOLDER" else f"DATA/{path}"
@@ -110,7 +98,7 @@ def read_vsi(vsi: str) -> bytes:
 @pytest.mark.parametrize("tool", ["tacotoolbox", "tacocore"])
 def test_every_level_view_points_at_each_samples_own_entry(written, tool):
     path = written[tool]
-    ranges = entry_ranges(path)
+    ranges = zip_entry_ranges(path)
     ds = tacocore.load(path)
     for level in (1, 2):
         rows = view_rows(ds, level)
@@ -132,7 +120,7 @@ def test_the_reference_file_is_the_misaligned_one_and_tacoreader_reads_other_sam
     """What the fix is for: the stored level tables of tacotoolbox's file point elsewhere (ours
     do not), and tacoreader hands out those other samples' bytes."""
     for tool, misaligned in (("tacotoolbox", True), ("tacocore", False)):
-        ranges = entry_ranges(written[tool])
+        ranges = zip_entry_ranges(written[tool])
         rows = view_rows(tacocore.load(written[tool]), 2)
         stored = stored_rows(written[tool], 2)
         assert (stored != [(r["o"], r["s"]) for r in rows]) == misaligned, tool
@@ -165,7 +153,7 @@ def test_validate_still_reports_the_stored_file_and_export_writes_it_right(writt
     out = tmp_path / "export.tacozip"
     tacocore.load(written["tacotoolbox"]).export(str(out))
     assert not tacocore.validate(str(out))
-    ranges = entry_ranges(str(out))
+    ranges = zip_entry_ranges(str(out))
     stored = stored_rows(str(out), 2)
     rows = view_rows(tacocore.load(str(out)), 2)
     assert stored == [(r["o"], r["s"]) for r in rows]
@@ -193,7 +181,7 @@ def test_a_collection_of_misaligned_parts_reads_each_samples_own_bytes(written, 
         rows = rows.to_arrow().to_pylist()
         assert len(rows) == 2 * len(ROOTS) * len(MIDS) * (len(LEAVES) if level == 2 else 1)
         for r in rows:
-            ranges = entry_ranges(str(parts / r["part"]))
+            ranges = zip_entry_ranges(str(parts / r["part"]))
             assert (r["o"], r["s"]) == ranges[own_entry(r["rp"], r["type"])], (level, r)
     leaves = ds.sql('SELECT "internal:relative_path" AS rp, "internal:gdal_vsi" AS v FROM level2')
     assert all(read_vsi(r["v"]) == leaf_bytes(*r["rp"].split("/")) for r in leaves.to_arrow().to_pylist())
