@@ -187,6 +187,11 @@ std::string level_view_sql(const std::string& table, const std::vector<ColumnTyp
            kNotPadding;
 }
 
+namespace {
+
+// `SELECT * FROM (relation)`, each FLOAT / DOUBLE column passed through a function so that
+// DuckDB does not prune with the file's min/max, which leave NaN out
+// (metadata::register_float_passthrough): filters on them then agree with DuckDB's own NaN rule.
 std::string table_select(const std::string& relation, const std::vector<ColumnType>& columns) {
     std::string replaced;
     for (const ColumnType& c : columns) {
@@ -202,6 +207,23 @@ std::string table_select(const std::string& relation, const std::vector<ColumnTy
                             : "SELECT * REPLACE (" + replaced + ") FROM " + relation;
 }
 
+}  // namespace
+
+std::string define_level_table(metadata::DuckSession& db, const DatasetContext& ctx, size_t i,
+                               const std::string& prefix, bool replace) {
+    const std::string table = prefix + "level" + std::to_string(i) + "_table";
+    // A level whose stored offsets the reference writer misaligned reads corrected ones.
+    std::string relation = realigned(ctx, i)
+                               ? realigned_level_relation(db, ctx, i, prefix)
+                               : "read_parquet(" + quote_literal(ctx.level_files[i]) + ")";
+    if (ctx.parts) {
+        relation = "(" + collection_table_sql(*ctx.parts, i, relation, ctx.level_columns[i]) + ")";
+    }
+    db.exec(std::string(replace ? "CREATE OR REPLACE VIEW " : "CREATE VIEW ") + table + " AS " +
+            table_select(relation, ctx.level_columns[i]));
+    return table;
+}
+
 void define_level_views(metadata::DuckSession& db, const DatasetContext& ctx,
                         const std::string& prefix, bool level_views) {
     if (ctx.concat) {
@@ -213,16 +235,7 @@ void define_level_views(metadata::DuckSession& db, const DatasetContext& ctx,
         return;
     }
     for (size_t i = 0; i < ctx.level_files.size(); ++i) {
-        const std::string table = prefix + "level" + std::to_string(i) + "_table";
-        // A level whose stored offsets the reference writer misaligned reads corrected ones.
-        std::string relation = realigned(ctx, i)
-                                   ? realigned_level_relation(db, ctx, i, prefix)
-                                   : "read_parquet(" + quote_literal(ctx.level_files[i]) + ")";
-        if (ctx.parts) {
-            relation =
-                "(" + collection_table_sql(*ctx.parts, i, relation, ctx.level_columns[i]) + ")";
-        }
-        db.exec("CREATE VIEW " + table + " AS " + table_select(relation, ctx.level_columns[i]));
+        const std::string table = define_level_table(db, ctx, i, prefix, false);
         if (!level_views) continue;
         db.exec("CREATE VIEW " + prefix + "level" + std::to_string(i) + " AS " +
                 level_view_sql(table, ctx.level_columns[i], ctx.source.format, root_sql(ctx), i,

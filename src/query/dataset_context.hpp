@@ -158,11 +158,13 @@ StagedLevels stage_levels(const format::OpenedDataset& opened);
 std::shared_ptr<DatasetContext> make_context(format::OpenedDataset opened, StagedLevels levels,
                                              metadata::DuckSession session);
 
-/// `SELECT * FROM relation` of a level table with `columns`, each FLOAT / DOUBLE column passed
-/// through a function so that DuckDB does not prune with the file's min/max, which leave NaN
-/// out (metadata::register_float_passthrough): filters then follow DuckDB's own NaN rule. What
-/// every `level{i}_table` view is.
-std::string table_select(const std::string& relation, const std::vector<ColumnType>& columns);
+/// Creates (`replace`: or replaces) the view `{prefix}level{i}_table` of `ctx` in `db` and
+/// returns its name: level `i`'s Parquet file (ctx.level_files[i]) as every reader sees it, its
+/// offsets corrected when realigned (level_offsets.hpp), a collection's ids shifted, and its
+/// FLOAT / DOUBLE columns passed through a function so that DuckDB does not prune with the
+/// file's min/max, which leave NaN out (filters then follow DuckDB's own NaN rule).
+std::string define_level_table(metadata::DuckSession& db, const DatasetContext& ctx, size_t i,
+                               const std::string& prefix, bool replace);
 
 /// Creates `{prefix}level{i}_table` and `{prefix}level{i}` for every level of `ctx` in `db`
 /// (which may be another dataset's connection): over its Parquet files for a loaded dataset,

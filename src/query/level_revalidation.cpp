@@ -40,15 +40,15 @@ void swap_in(DatasetContext& ctx, size_t i, const std::shared_ptr<io::RemoteSour
         check_root_count(src, ctx.db, file);
         check_level0_ids(src, ctx.db, file);
     }
-    // As load defined it: its float columns still hide the file's min/max (NaN filters).
-    ctx.db.exec("CREATE OR REPLACE VIEW level" + std::to_string(i) + "_table AS " +
-                table_select("read_parquet(" + quote_literal(file) + ")", columns));
-    level.source = fresh;
-    level.size = fresh->size();
-    ctx.level_files[i] = file;
     // The old bytes stay open with the context: DuckDB caches Parquet footers by path, and a
     // closed descriptor's /proc/self/fd/N could come back for another table.
     ctx.level_bytes.push_back(std::move(mem));
+    ctx.level_files[i] = file;
+    // Defined as load defines it (its float columns still hide the file's min/max). The
+    // source is recorded last: should this fail, the next query fetches and swaps again.
+    define_level_table(ctx.db, ctx, i, "", true);
+    level.source = fresh;
+    level.size = fresh->size();
 }
 
 }  // namespace
