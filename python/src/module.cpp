@@ -38,8 +38,7 @@ NB_MODULE(_core, m) {
             nb::gil_scoped_acquire gil;
             try {
                 const bool gdal = source == "GDAL";
-                std::string name = "tacocore.";
-                for (char c : gdal ? std::string_view("gdal") : source) name += c;
+                const std::string name = "tacocore." + std::string(gdal ? "gdal" : source);
                 nb::object logger = nb::module_::import_("logging").attr("getLogger")(name);
                 const char* method = level == taco::LogLevel::Warning ? "warning" : "debug";
                 if (gdal) {

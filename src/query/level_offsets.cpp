@@ -77,21 +77,26 @@ std::optional<Folders> folders_above(DatasetContext& ctx, size_t i) {
     Folders out;
     out.table = scan_level(ctx, i - 1, columns);
     const metadata::ResultTable& t = *out.table;
-    for (size_t c = 0; c < columns.size(); ++c) {
-        size_t cells = 0;
-        t.for_each_string(c, [&](size_t, std::string_view) { ++cells; });
-        if (cells != t.rows()) return std::nullopt;  // a row without a path, type or part
-    }
+    // One pass per column; a NULL cell (a row without a path, type or part) is left out by
+    // for_each_string, so every column must have given all its rows.
     std::vector<bool> folder(t.rows());
-    t.for_each_string(1, [&](size_t r, std::string_view type) { folder[r] = type == "FOLDER"; });
+    size_t types = 0, paths = 0, parts = 0;
+    t.for_each_string(1, [&](size_t r, std::string_view type) {
+        folder[r] = type == "FOLDER";
+        ++types;
+    });
     t.for_each_string(0, [&](size_t r, std::string_view path) {
         if (folder[r]) out.paths.push_back(trimmed(path));
+        ++paths;
     });
     if (ctx.parts) {
         t.for_each_string(2, [&](size_t r, std::string_view part) {
             if (folder[r]) out.parts.push_back(part);
+            ++parts;
         });
     }
+    if (types != t.rows() || paths != t.rows() || (ctx.parts && parts != t.rows()))
+        return std::nullopt;
     out.segment.resize(out.paths.size());
     for (size_t k = 0; k < out.paths.size(); ++k) {
         const bool same_part = k > 0 && (out.parts.empty() || out.parts[k] == out.parts[k - 1]);

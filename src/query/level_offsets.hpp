@@ -5,7 +5,7 @@
 // "tile_10"), rows point at other samples' bytes. tacoreader then serves the wrong samples through
 // every level >= 1 view, filter and cascade; navigation, which reads `__meta__`, is right.
 //
-// At load, each ZIP level >= 1 whose rows are not already in that sorted order is checked: when
+// At load, each ZIP level >= 1 whose FOLDERs above are not in that sorted order is checked: when
 // the local file headers at the stored offsets name the samples the misalignment predicts (and
 // not the rows' own), the level is *realigned*: its table view reads every row's offset and size
 // from the row the writer pasted them into. The stored file is never changed; `taco validate`
@@ -30,11 +30,12 @@ struct RealignedLevel {
     size_t moved = 0;  // rows whose values came from another row
 };
 
-/// Finds the misaligned levels of `ctx` (a single ZIP dataset with `internal:relative_path` at
-/// its levels >= 1; nothing for other containers) and keeps them in ctx.realigned_levels, with a
-/// warning through taco's log naming the file and the rows. Runs before the level views are
-/// defined; the caller holds ctx.db_mutex. A level that cannot be decided (rows without a
-/// relative path, headers naming neither sample) is left as stored.
+/// Finds the misaligned levels of `ctx` (a ZIP dataset, or a collection of ZIP parts opened at
+/// load, with `internal:relative_path` at its levels >= 1; nothing for other containers) and
+/// keeps them in ctx.realigned_levels, with a warning through taco's log naming the file and the
+/// rows. Runs before the level views are defined; the caller holds ctx.db_mutex. A level that
+/// cannot be decided (a path, type or part missing, FOLDERs with different numbers of children,
+/// headers naming neither sample) is left as stored.
 void find_misaligned_levels(DatasetContext& ctx);
 
 /// Level `i` of `ctx` as it is read realigned, or nullptr when it is read as stored.
