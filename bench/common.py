@@ -98,6 +98,7 @@ def cases(profile: str) -> list[Case]:
     million = pick(50, 1_000_000, 1_000_000)  # issue 15's 1M-row rows, in the quick profile too
     roots = pick(4, 100, 1_000)
     nav_keys = pick(10, 200, 1_000)
+    tree = pick(4, 300, 2_000)         # a hierarchical create: one __meta__ per FOLDER
     d_small = gen(small, "fixed:4KiB")
     d_meta = gen(n1m, columns=5)
     d_tif = gen(tifs, geotiff=True)
@@ -107,6 +108,8 @@ def cases(profile: str) -> list[Case]:
         Case("create_zip_4kib", 1, f"{zip_small:,} x 4 KiB", "create_zip", gen(zip_small, "fixed:4KiB")),
         Case("create_zip_0b_5col", 1, f"{empty:,} x 0 B, 5 columns", "create_zip",
              gen(empty, columns=5)),
+        Case("create_zip_tree", 1, f"{tree:,} x 4 x 4 tree of 1 KiB files ({tree * 5:,} FOLDERs), "
+             "5 columns", "create_zip", gen(tree, "fixed:1KiB", depth=3, fanout=4, columns=5)),
         Case("create_folder_4kib", 2, f"{small:,} x 4 KiB", "create_folder", d_small),
         Case("load_10k", 3, f"{n10k:,} samples, 5 columns", "load", gen(n10k, columns=5),
              fixture=True),

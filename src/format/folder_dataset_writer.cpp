@@ -14,6 +14,7 @@
 #include "io/cancel.hpp"
 #include "io/file.hpp"
 #include "io/parallel.hpp"
+#include "metadata/parquet_series.hpp"
 #include "metadata/table_columns.hpp"
 #include "taco/errors.hpp"
 
@@ -84,6 +85,7 @@ class FolderDatasetWriter {
         const auto& roots = plan_.levels[0].rows;
         for (size_t i = 0; i < roots.size(); ++i)
             write_sample(0, static_cast<int64_t>(i), root_ / "DATA");
+        write_metas();
         write_files();
         for (size_t d = 0; d < plan_.levels.size(); ++d) {
             auto cols = metadata::level_columns(plan_.levels, d, nullptr);
@@ -106,13 +108,34 @@ class FolderDatasetWriter {
             for (size_t j = 0; j < s.children().size(); ++j) {
                 write_sample(level + 1, r.child_begin + static_cast<int64_t>(j), p);
             }
-            auto cols = metadata::meta_columns(plan_.levels[level + 1], r.child_begin,
-                                               s.children().size(), nullptr);
-            db_.get().write_parquet(cols, (p / "__meta__").string(), WritePlan::meta_parquet());
-            bytes_ += fs::file_size(p / "__meta__");
+            metas_.resize(std::max(metas_.size(), level + 1));
+            metas_[level].push_back({row, p / "__meta__"});
             return;
         }
         files_.push_back({&s, std::move(p)});
+    }
+
+    // The __meta__ tables, a level at a time (they share a schema), a batch of them encoded on
+    // the pool's threads, then written.
+    void write_metas() {
+        metadata::ParquetSeriesPool pool(db_.get(), WritePlan::meta_parquet(),
+                                         WritePlan::meta_threads());
+        for (size_t d = 0; d < metas_.size(); ++d) {
+            const auto& jobs = metas_[d];
+            const auto& rows = plan_.levels[d].rows;
+            for (size_t begin = 0; begin < jobs.size(); begin += WritePlan::kMetaBatch) {
+                const size_t n = std::min(WritePlan::kMetaBatch, jobs.size() - begin);
+                std::vector<std::string> tables = pool.encode(n, [&](size_t k) {
+                    const auto& r = rows[jobs[begin + k].row];
+                    return metadata::meta_columns(plan_.levels[d + 1], r.child_begin,
+                                                  r.sample->children().size(), nullptr);
+                });
+                for (size_t k = 0; k < n; ++k) {
+                    write_bytes(jobs[begin + k].path, tables[k]);
+                    bytes_ += tables[k].size();
+                }
+            }
+        }
     }
 
     static void write_file(const FileJob& job) {
@@ -145,6 +168,11 @@ class FolderDatasetWriter {
     fs::path root_;
     std::vector<FileJob> files_;  // every FILE sample, in sample order
     uint64_t bytes_ = 0;
+    struct MetaJob {
+        int64_t row;  // the FOLDER's row in its level
+        fs::path path;
+    };
+    std::vector<std::vector<MetaJob>> metas_;  // per level of the FOLDERs, in walk order
 };
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "io/memfd.hpp"
 #include "io/read_ahead.hpp"
 #include "io/trace.hpp"
+#include "metadata/parquet_series.hpp"
 #include "metadata/table_columns.hpp"
 #include "taco/errors.hpp"
 
@@ -113,7 +114,10 @@ class ZipDatasetWriter {
 
     // One __meta__ per FOLDER row: deepest level first, code-point order of the path within a
     // level (the reference order), so every child's bytes are placed before its parent's table.
+    // A batch of tables is encoded on the pool's threads, then appended in that order.
     void write_folder_metas() {
+        metadata::ParquetSeriesPool metas(db_.get(), WritePlan::meta_parquet(),
+                                          WritePlan::meta_threads());
         for (size_t d = plan_.levels.size(); d-- > 0;) {
             std::vector<std::pair<std::string, int64_t>> folders;
             const auto& rows = plan_.levels[d].rows;
@@ -123,13 +127,19 @@ class ZipDatasetWriter {
                 folders.emplace_back("DATA/" + dir + "__meta__", static_cast<int64_t>(i));
             }
             std::sort(folders.begin(), folders.end());
-            for (const auto& [name, row] : folders) {
-                const auto& r = rows[row];
-                auto cols = metadata::meta_columns(plan_.levels[d + 1], r.child_begin,
-                                                   r.sample->children().size(), &placement_[d + 1]);
-                size_t e = add_parquet(name, cols, WritePlan::meta_parquet());
-                placement_[d].offset[row] = static_cast<int64_t>(zip_.entry(e).data_offset);
-                placement_[d].size[row] = static_cast<int64_t>(zip_.entry(e).size);
+            for (size_t begin = 0; begin < folders.size(); begin += WritePlan::kMetaBatch) {
+                const size_t n = std::min(WritePlan::kMetaBatch, folders.size() - begin);
+                std::vector<std::string> tables = metas.encode(n, [&](size_t k) {
+                    const auto& r = rows[folders[begin + k].second];
+                    return metadata::meta_columns(plan_.levels[d + 1], r.child_begin,
+                                                  r.sample->children().size(), &placement_[d + 1]);
+                });
+                for (size_t k = 0; k < n; ++k) {
+                    const auto& [name, row] = folders[begin + k];
+                    size_t e = zip_.add_bytes(name, tables[k]);
+                    placement_[d].offset[row] = static_cast<int64_t>(zip_.entry(e).data_offset);
+                    placement_[d].size[row] = static_cast<int64_t>(zip_.entry(e).size);
+                }
             }
         }
     }

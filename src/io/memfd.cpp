@@ -27,4 +27,24 @@ uint64_t MemFd::size() const {
     return static_cast<uint64_t>(st.st_size);
 }
 
+std::string MemFd::read_all() const {
+    std::string out(size(), '\0');
+    size_t done = 0;
+    while (done < out.size()) {
+        const ssize_t r =
+            ::pread(fd_, out.data() + done, out.size() - done, static_cast<off_t>(done));
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0)
+            throw IoError(std::string("cannot read a memfd: ") +
+                          (r < 0 ? std::strerror(errno) : "it ended early"));
+        done += static_cast<size_t>(r);
+    }
+    return out;
+}
+
+void MemFd::clear() {
+    if (::ftruncate(fd_, 0) != 0 || ::lseek(fd_, 0, SEEK_SET) != 0)
+        throw IoError(std::string("cannot empty a memfd: ") + std::strerror(errno));
+}
+
 }  // namespace taco::io

@@ -17,6 +17,11 @@ class MemFd {
     int fd() const { return fd_; }
     std::string proc_path() const { return "/proc/self/fd/" + std::to_string(fd_); }
     uint64_t size() const;
+    /// The whole content (read with pread: fd()'s position does not move).
+    std::string read_all() const;
+    /// Empties the file and moves fd()'s position back to its start, for the next content
+    /// written through proc_path() (which opens a description of its own) to be read from fd().
+    void clear();
 
   private:
     int fd_ = -1;

@@ -3,6 +3,7 @@
 
 #include <duckdb.h>
 
+#include "metadata/duckdb_bind.hpp"
 #include "metadata/duckdb_types.hpp"
 
 #include <algorithm>
@@ -481,18 +482,23 @@ std::string parquet_codec_clause(const ParquetOptions& options) {
     return "COMPRESSION " + parquet_codec_name(options.codec);
 }
 
+std::string DuckSession::copy_to_parquet_sql(const std::vector<TableColumn>& columns,
+                                             const std::string& target,
+                                             const ParquetOptions& options) {
+    const bool v2 = std::none_of(columns.begin(), columns.end(),
+                                 [](const TableColumn& c) { return has_int32(c.type); });
+    return "COPY (SELECT * FROM taco_stream()) TO " + quote_literal(target) + " (FORMAT parquet, " +
+           parquet_codec_clause(options) + ", ROW_GROUP_SIZE " +
+           std::to_string(options.row_group_size) + (v2 ? ", PARQUET_VERSION V2" : "") +
+           ", USE_TMP_FILE false)";
+}
+
 void DuckSession::write_parquet(const std::vector<TableColumn>& columns, const std::string& path,
                                 const ParquetOptions& options) {
     io::TraceScope t("duckdb: COPY to parquet");
-    const bool v2 = std::none_of(columns.begin(), columns.end(),
-                                 [](const TableColumn& c) { return has_int32(c.type); });
     // A target whose path is not UTF-8 is written through /proc/self/fd/N of its directory.
     const paths::SqlPath target = paths::anchor_path(path);
-    exec_with_stream("COPY (SELECT * FROM taco_stream()) TO " + quote_literal(target.text) +
-                         " (FORMAT parquet, " + parquet_codec_clause(options) +
-                         ", ROW_GROUP_SIZE " + std::to_string(options.row_group_size) +
-                         (v2 ? ", PARQUET_VERSION V2" : "") + ", USE_TMP_FILE false)",
-                     columns);
+    exec_with_stream(copy_to_parquet_sql(columns, target.text, options), columns);
 }
 
 void DuckSession::register_stream() {
@@ -515,29 +521,103 @@ bool DuckSession::parquet_v2_safe(const std::vector<ColumnType>& columns) {
                         [](const ColumnType& c) { return has_int32(c.type); });
 }
 
-void DuckSession::exec_with_stream(const std::string& sql,
-                                   const std::vector<TableColumn>& columns) {
-    check_not_inherited();
+void DuckSession::check_rows(const std::vector<TableColumn>& columns) const {
     size_t rows = columns.empty() ? 0 : columns[0].rows();
     for (const auto& c : columns) {
         if (c.rows() != rows)
             throw SchemaError("column '" + c.name + "' has a different row count");
     }
+}
+
+// The SQL names the stream `taco_stream()`; in the catalog it is this session's own name.
+std::string DuckSession::own_stream_sql(const std::string& sql) const {
+    std::string own = sql;
+    const std::string token = "taco_stream()";
+    for (size_t at = own.find(token); at != std::string::npos;
+         at = own.find(token, at + impl_->stream_function_name.size() + 2))
+        own.replace(at, token.size(), impl_->stream_function_name + "()");
+    return own;
+}
+
+void DuckSession::exec_with_stream(const std::string& sql,
+                                   const std::vector<TableColumn>& columns) {
+    check_not_inherited();
+    check_rows(columns);
     register_stream();
     impl_->stream_columns = &columns;
     try {
-        // The SQL names the stream `taco_stream()`; in the catalog it is this session's own name.
-        std::string own = sql;
-        const std::string token = "taco_stream()";
-        for (size_t at = own.find(token); at != std::string::npos;
-             at = own.find(token, at + impl_->stream_function_name.size() + 2))
-            own.replace(at, token.size(), impl_->stream_function_name + "()");
-        exec(own);
+        exec(own_stream_sql(sql));
     } catch (...) {
         impl_->stream_columns = nullptr;
         throw;
     }
     impl_->stream_columns = nullptr;
+}
+
+DuckSession::StreamStatement DuckSession::prepare_with_stream(
+    const std::string& sql, const std::vector<TableColumn>& schema) {
+    check_not_inherited();
+    register_stream();
+    // Binding reads the result columns from the served columns: the schema's, for the plan.
+    impl_->stream_columns = &schema;
+    Prepared prepared;
+    try {
+        prepare(impl_->con, own_stream_sql(sql), prepared);
+    } catch (...) {
+        impl_->stream_columns = nullptr;
+        throw;
+    }
+    impl_->stream_columns = nullptr;
+    StreamStatement out(*this, schema, prepared.stmt);
+    prepared.stmt = nullptr;  // owned by `out` now
+    return out;
+}
+
+DuckSession::StreamStatement::StreamStatement(DuckSession& db,
+                                              const std::vector<TableColumn>& schema,
+                                              void* prepared)
+    : db_(&db), prepared_(prepared) {
+    for (const TableColumn& c : schema) schema_.emplace_back(c.name, parquet_storage_type(c.type));
+}
+
+DuckSession::StreamStatement::StreamStatement(StreamStatement&& other) noexcept
+    : db_(other.db_), schema_(std::move(other.schema_)), prepared_(other.prepared_) {
+    other.prepared_ = nullptr;
+}
+
+DuckSession::StreamStatement::~StreamStatement() {
+    auto stmt = static_cast<duckdb_prepared_statement>(prepared_);
+    if (stmt) duckdb_destroy_prepare(&stmt);
+}
+
+bool DuckSession::StreamStatement::fits(const std::vector<TableColumn>& columns) const {
+    if (columns.size() != schema_.size()) return false;
+    for (size_t i = 0; i < columns.size(); ++i) {
+        if (columns[i].name != schema_[i].first ||
+            parquet_storage_type(columns[i].type) != schema_[i].second)
+            return false;
+    }
+    return true;
+}
+
+void DuckSession::StreamStatement::run(const std::vector<TableColumn>& columns) {
+    db_->check_not_inherited();
+    if (!fits(columns))
+        throw SchemaError("the columns differ from those the statement was prepared for");
+    db_->check_rows(columns);
+    io::throw_if_cancelled("running a query");  // as in exec()
+    Impl& impl = *db_->impl_;
+    impl.stream_columns = &columns;
+    duckdb_result result;
+    const duckdb_state st =
+        duckdb_execute_prepared(static_cast<duckdb_prepared_statement>(prepared_), &result);
+    impl.stream_columns = nullptr;
+    if (st != DuckDBSuccess) {
+        std::string msg = duckdb_result_error(&result);
+        duckdb_destroy_result(&result);
+        throw QueryError(msg);
+    }
+    duckdb_destroy_result(&result);
 }
 
 void use_utc(DuckSession& db) {

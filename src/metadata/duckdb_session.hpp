@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "taco/parquet_codec.hpp"
@@ -80,6 +81,35 @@ class DuckSession {
     /// `taco_stream()` serves `columns`, e.g. a map of new ids joined to a level table. The
     /// function is scanned once per statement.
     void exec_with_stream(const std::string& sql, const std::vector<TableColumn>& columns);
+    /// A statement over `taco_stream()` prepared once and run for many column sets of one
+    /// schema (names and types): planning a COPY costs about as much as writing a folder's ten
+    /// rows, so a series of small tables (a level's __meta__ files) is planned once.
+    class StreamStatement {
+      public:
+        StreamStatement(StreamStatement&& other) noexcept;
+        StreamStatement& operator=(StreamStatement&&) = delete;
+        ~StreamStatement();
+        /// Runs the statement with taco_stream() serving `columns`; SchemaError when their
+        /// names or types are not the prepared ones.
+        void run(const std::vector<TableColumn>& columns);
+        /// Whether `columns` have the prepared schema (so run() accepts them).
+        bool fits(const std::vector<TableColumn>& columns) const;
+
+      private:
+        friend class DuckSession;
+        StreamStatement(DuckSession& db, const std::vector<TableColumn>& schema, void* prepared);
+        DuckSession* db_;
+        std::vector<std::pair<std::string, DataType>> schema_;
+        void* prepared_;  // duckdb_prepared_statement
+    };
+    /// Prepares `sql` (as exec_with_stream takes it) for columns of the schema of `schema`.
+    StreamStatement prepare_with_stream(const std::string& sql,
+                                        const std::vector<TableColumn>& schema);
+    /// The COPY that write_parquet runs for `columns` to `target` (an SQL-safe path text).
+    static std::string copy_to_parquet_sql(const std::vector<TableColumn>& columns,
+                                           const std::string& target,
+                                           const ParquetOptions& options);
+
     /// False when a table with these columns must keep Parquet's V1 encodings (an int32 column at
     /// any depth: pyarrow rejects DuckDB's V2 int32 delta pages, docs/FORMAT-DECISIONS.md).
     static bool parquet_v2_safe(const std::vector<ColumnType>& columns);
@@ -107,6 +137,8 @@ class DuckSession {
   private:
     void connect();
     void register_stream();
+    std::string own_stream_sql(const std::string& sql) const;
+    void check_rows(const std::vector<TableColumn>& columns) const;
     std::unique_ptr<Impl> impl_;
 };
 

@@ -1,0 +1,62 @@
+// Series of small Parquet files of one schema: a level's __meta__ tables, hundreds of thousands
+// of them in a large hierarchy. Each file is the COPY that write_parquet runs, prepared once per
+// schema (planning it cost about as much as writing a folder's ten rows), and a pool runs the
+// series on several connections of one database at once (docs/FORMAT-DECISIONS.md, "`__meta__`
+// tables").
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/memfd.hpp"
+#include "metadata/duckdb_session.hpp"
+
+namespace taco::metadata {
+
+/// One connection's series, written into one reused memfd.
+class ParquetSeries {
+  public:
+    ParquetSeries(DuckSession& db, const ParquetOptions& options);
+
+    /// Encodes `columns` as one Parquet file, the bytes write_parquet would write. Returns the
+    /// memfd holding exactly that file, read from its start: it stays until the next call.
+    const io::MemFd& encode(const std::vector<TableColumn>& columns);
+
+  private:
+    DuckSession& db_;
+    ParquetOptions options_;
+    io::MemFd mem_;
+    std::optional<DuckSession::StreamStatement> copy_;  // for the schema of the last call
+};
+
+/// Series on up to `threads` connections: `db` and, when a batch is large enough to share,
+/// connections of its own to the same database (opened once, on first need).
+class ParquetSeriesPool {
+  public:
+    ParquetSeriesPool(DuckSession& db, const ParquetOptions& options, unsigned threads);
+    ~ParquetSeriesPool();
+
+    /// The Parquet files of the tables make(0) .. make(n - 1), in that order. `make` runs on the
+    /// pool's threads at once: it must only read shared state. The first failure in index order
+    /// is rethrown.
+    std::vector<std::string> encode(size_t n,
+                                    const std::function<std::vector<TableColumn>(size_t)>& make);
+
+  private:
+    ParquetSeries& acquire();
+    void release(ParquetSeries& series);
+
+    DuckSession& db_;
+    ParquetOptions options_;
+    unsigned threads_;
+    std::vector<std::unique_ptr<DuckSession>> connections_;  // besides db_
+    std::vector<std::unique_ptr<ParquetSeries>> series_;     // one per connection
+    std::mutex mutex_;
+    std::vector<ParquetSeries*> free_;
+};
+
+}  // namespace taco::metadata
