@@ -1,17 +1,21 @@
 #include "query/level_offsets.hpp"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <optional>
 #include <string_view>
 
 #include "format/zip_local_header.hpp"
+#include "io/location.hpp"
 #include "io/metadata_cache.hpp"
 #include "io/remote_source.hpp"
 #include "io/trace.hpp"
 #include "log/messages.hpp"
 #include "metadata/result_table.hpp"
 #include "metadata/scalar_udf.hpp"
+#include "query/collection_views.hpp"
+#include "taco/errors.hpp"
 
 namespace taco::query {
 namespace {
@@ -124,21 +128,50 @@ bool points_at_other_row(const io::ByteSource& archive, std::string_view x_path,
     return found && *found < 2;
 }
 
-// The archive FOLDER k's children point into: the dataset's, or its part's in a collection
-// (nullptr when that part is missing or remote, not opened at load).
-const io::ByteSource* archive_of(const DatasetContext& ctx, const Folders& f, size_t k) {
-    if (!ctx.parts) return ctx.source.archive.get();
-    const CollectionParts& parts = *ctx.parts;
-    for (size_t j = 0; j < parts.files.size() && j < parts.sources.size(); ++j)
-        if (parts.files[j] == f.parts[k]) return parts.sources[j].get();
-    return nullptr;
-}
+// The archives FOLDERs' children point into: the dataset's, or in a collection their part's.
+// A remote collection's parts are opened when first read; the check opens the ones holding its
+// evidence (one HEAD each) and keeps them for its own reads.
+class Archives {
+  public:
+    explicit Archives(const DatasetContext& ctx) : ctx_(ctx) {}
+
+    /// FOLDER k's archive; nullptr when its part is missing or could not be opened (the
+    /// level is then left as stored, with a warning for a part that failed to open).
+    const io::ByteSource* of(const Folders& f, size_t k) {
+        if (!ctx_.parts) return ctx_.source.archive.get();
+        const CollectionParts& parts = *ctx_.parts;
+        const std::string_view file = f.parts[k];
+        for (size_t j = 0; j < parts.files.size() && j < parts.sources.size(); ++j) {
+            if (parts.files[j] != file) continue;
+            if (parts.sources[j]) return parts.sources[j].get();
+            if (!io::is_remote(parts.root)) return nullptr;  // a missing local part
+            auto& opened = remote_[std::string(file)];
+            if (!opened) {
+                const io::Location where = io::parse_location(part_path(parts, file));
+                try {
+                    opened = io::RemoteSource::open(where);
+                } catch (const IoError& e) {
+                    log::emit(LogLevel::Warning, "load",
+                              ctx_.name() + ": cannot check the level offsets of part " +
+                                  std::string(file) + ", read as stored: " + e.what());
+                    return nullptr;
+                }
+            }
+            return opened.get();
+        }
+        return nullptr;
+    }
+
+  private:
+    const DatasetContext& ctx_;
+    std::map<std::string, std::shared_ptr<io::ByteSource>> remote_;
+};
 
 // The evidence: the first child of each FOLDER in `moved` (x) and the row the writer pasted
 // its offsets into (y). Misaligned when, for every one, the local header at y's stored offset
 // names x's entry.
 bool children_moved(DatasetContext& ctx, size_t i, const Folders& f, size_t n,
-                    const std::vector<size_t>& moved) {
+                    const std::vector<size_t>& moved, Archives& archives) {
     std::vector<std::pair<size_t, size_t>> pairs;  // (x, y) child rows
     std::string list;
     for (size_t k : moved) {
@@ -166,7 +199,7 @@ bool children_moved(DatasetContext& ctx, size_t i, const Folders& f, size_t n,
         const size_t slash = trimmed(x_path).rfind('/');
         if (slash == std::string_view::npos || x_path.substr(0, slash) != f.paths[moved[m]])
             return false;
-        const io::ByteSource* archive = archive_of(ctx, f, moved[m]);
+        const io::ByteSource* archive = archives.of(f, moved[m]);
         if (!archive ||
             !points_at_other_row(*archive, x_path, rows->get_string(*y, 1), rows->get_int(*y, 2)))
             return false;
@@ -215,7 +248,8 @@ class Verdicts {
 };
 
 // Level `i` realigned, or nullptr when it is in order or cannot be decided.
-std::shared_ptr<const RealignedLevel> realign(DatasetContext& ctx, size_t i, Verdicts& verdicts) {
+std::shared_ptr<const RealignedLevel> realign(DatasetContext& ctx, size_t i, Verdicts& verdicts,
+                                              Archives& archives) {
     // The level above alone first: when its FOLDERs are in sorted order (in each part), no
     // writer can have misaligned this level, and that is the whole cost.
     const std::optional<Folders> f = folders_above(ctx, i);
@@ -234,7 +268,7 @@ std::shared_ptr<const RealignedLevel> realign(DatasetContext& ctx, size_t i, Ver
     } else {
         // The first and the last FOLDER found out of order must both show it.
         const bool misaligned =
-            children_moved(ctx, i, *f, n, {out_of_order.front(), out_of_order.back()});
+            children_moved(ctx, i, *f, n, {out_of_order.front(), out_of_order.back()}, archives);
         verdicts.found(i, misaligned);
         if (!misaligned) return nullptr;
     }
@@ -278,6 +312,7 @@ void find_misaligned_levels(DatasetContext& ctx) {
     if (src.format != ContainerFormat::Zip || !src.legacy_folders.empty()) return;
     if (ctx.parts ? ctx.parts->files.empty() : !src.archive) return;
     Verdicts verdicts(ctx);
+    Archives archives(ctx);
     for (size_t i = 1; i < ctx.level_files.size(); ++i) {
         const std::vector<ColumnType>& cols = ctx.level_columns[i];
         const ColumnType* path = find_column(cols, "internal:relative_path");
@@ -286,7 +321,7 @@ void find_misaligned_levels(DatasetContext& ctx) {
             !is_int64(cols, "internal:size") || has_column(cols, "file_row_number"))
             continue;
         io::TraceScope trace("load(): level offsets in order");
-        auto level = realign(ctx, i, verdicts);
+        auto level = realign(ctx, i, verdicts, archives);
         if (!level) continue;
         log::emit(LogLevel::Warning, "load",
                   ctx.name() + ": " + src.levels[i].name + ": " + std::to_string(level->moved) +

@@ -30,8 +30,8 @@ struct RealignedLevel {
     size_t moved = 0;  // rows whose values came from another row
 };
 
-/// Finds the misaligned levels of `ctx` (a ZIP dataset, or a collection of ZIP parts opened at
-/// load, with `internal:relative_path` at its levels >= 1; nothing for other containers) and
+/// Finds the misaligned levels of `ctx` (a ZIP dataset, or a collection of ZIP parts, local or
+/// remote, with `internal:relative_path` at its levels >= 1; nothing for other containers) and
 /// keeps them in ctx.realigned_levels, with a warning through taco's log naming the file and the
 /// rows. Runs before the level views are defined; the caller holds ctx.db_mutex. A level that
 /// cannot be decided (a path, type or part missing, FOLDERs with different numbers of children,

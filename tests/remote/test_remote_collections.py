@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 
+import pyarrow.parquet as pq
 import pytest
+from osgeo import gdal
 
 import tacocore
 
@@ -138,3 +140,83 @@ def test_an_index_url_with_a_query_string_asks_each_part_with_it(served, collect
     if index == ".tacocat":  # validate takes no base_path
         report = tacocore.validate(served.url(f"ref/parts/{index}") + "?token=a")
         assert [f for f in report if f["severity"] == "error"] == [], report
+
+
+@pytest.fixture(scope="module")
+def misaligned(served):
+    """Two tacotoolbox parts whose root FOLDER ids are not in sorted order ("r2, r10, r1"), and
+    tacotoolbox's .tacocat/ beside them: the index's level-1 offsets are the parts' misaligned
+    ones (FORMAT.md §4.3), which only the parts' local headers can show."""
+    import tacotoolbox
+    from tacotoolbox.datamodel import Sample, Taco, Tortilla
+
+    out = served.root / "ref" / "misaligned"
+    if not (out / ".tacocat").is_dir():
+        src = served.root / "misaligned-src"
+        src.mkdir(exist_ok=True)
+        parts = []
+        for name, roots in (("a", ["r2", "r10", "r1"]), ("b", ["q2", "q10", "q1"])):
+            folders = []
+            for r in roots:
+                leaves = []
+                for leaf in ("z", "y"):
+                    f = src / f"{r}_{leaf}.bin"
+                    f.write_bytes(f"{r}/{leaf}".encode() * 3)
+                    leaves.append(Sample(id=leaf, path=str(f)))
+                folders.append(Sample(id=r, path=Tortilla(leaves)))
+            taco = Taco(tortilla=Tortilla(folders), id="misaligned", dataset_version="1.0.0",
+                        description="misaligned parts", licenses=["CC-BY-4.0"],
+                        providers=[{"name": "p"}], tasks=["other"])
+            out.mkdir(parents=True, exist_ok=True)
+            tacotoolbox.create(taco, str(out / f"{name}.tacozip"))
+            parts.append(str(out / f"{name}.tacozip"))
+        tacotoolbox.create_tacocat(parts, str(out))
+        for p in [out, *out.rglob("*")]:
+            p.chmod(0o755 if p.is_dir() else 0o644)
+    return out
+
+
+def stored_offsets(root):
+    return pq.read_table(root / ".tacocat" / "level1.parquet",
+                         columns=["internal:offset"]).column(0).to_pylist()
+
+
+LEVEL1 = ('SELECT "internal:relative_path" AS p, "internal:offset" AS o, "internal:size" AS s, '
+          '"internal:source_file" AS f FROM level1')
+
+
+def test_a_remote_collection_of_misaligned_parts_reads_each_samples_own_bytes(
+        served, misaligned, caplog):
+    """As locally (tests/python/test_level_offsets.py): the load opens the parts holding the
+    evidence, and every level-1 row then points at its own sample in its part."""
+    local = tacocore.load(str(misaligned)).sql(LEVEL1).to_arrow().to_pylist()
+    assert [r["o"] for r in local] != stored_offsets(misaligned)  # the index is misaligned
+    with caplog.at_level("WARNING", logger="tacocore.load"):
+        remote = tacocore.load(served.url("ref/misaligned/.tacocat"))
+    assert any("level1.parquet" in r.getMessage() and "rows carry the internal:offset/size"
+               in r.getMessage() for r in caplog.records), caplog.text
+    rows = remote.sql(LEVEL1).to_arrow().to_pylist()
+    assert rows == local
+    for r in rows:  # each sample's own bytes, read from the server
+        want = r["p"].encode() * 3
+        path = f"/vsisubfile/{r['o']}_{r['s']},/vsicurl/" + served.url(f"ref/misaligned/{r['f']}")
+        f = gdal.VSIFOpenL(path, "rb")
+        got = gdal.VSIFReadL(1, r["s"], f)
+        gdal.VSIFCloseL(f)
+        assert got == want, r
+
+
+def test_a_remote_collection_part_that_cannot_be_checked_is_read_as_stored_and_named(
+        served, misaligned, caplog):
+    moved = misaligned / "a.tacozip"
+    os.rename(moved, misaligned / "gone.tacozip")
+    try:
+        tacocore.clear_cache()
+        with caplog.at_level("WARNING", logger="tacocore.load"):
+            remote = tacocore.load(served.url("ref/misaligned/.tacocat"))
+        assert "cannot check the level offsets of part a.tacozip" in caplog.text, caplog.text
+        stored = stored_offsets(misaligned)
+        assert [r["o"] for r in remote.sql(LEVEL1).to_arrow().to_pylist()] == stored
+    finally:
+        os.rename(misaligned / "gone.tacozip", moved)
+
