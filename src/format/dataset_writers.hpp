@@ -34,12 +34,11 @@ struct WritePlan {
     }
     // __meta__ files: zstd at the Arrow default level, as the reference writes them.
     static metadata::ParquetOptions meta_parquet() { return {1, 65536}; }
-    // __meta__ tables are encoded a batch at a time on up to meta_threads() DuckDB connections
-    // (each COPY runs on its caller's thread, ~0.4 ms of CPU): one per core, at most four.
+    // __meta__ tables are encoded on up to meta_threads() DuckDB connections at once (each COPY
+    // runs on its caller's thread, ~0.4 ms of CPU): one per core, at most four.
     static unsigned meta_threads() {
         return std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
     }
-    static constexpr size_t kMetaBatch = 256;
 };
 
 /// Writes the ZIP container (FORMAT.md §2) to `path`; returns its size.

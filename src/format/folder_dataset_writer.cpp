@@ -115,26 +115,25 @@ class FolderDatasetWriter {
         files_.push_back({&s, std::move(p)});
     }
 
-    // The __meta__ tables, a level at a time (they share a schema), a batch of them encoded on
-    // the pool's threads, then written.
+    // The __meta__ tables, a level at a time (they share a schema), encoded on the pool's
+    // threads and written in walk order.
     void write_metas() {
         metadata::ParquetSeriesPool pool(db_.get(), WritePlan::meta_parquet(),
                                          WritePlan::meta_threads());
         for (size_t d = 0; d < metas_.size(); ++d) {
             const auto& jobs = metas_[d];
             const auto& rows = plan_.levels[d].rows;
-            for (size_t begin = 0; begin < jobs.size(); begin += WritePlan::kMetaBatch) {
-                const size_t n = std::min(WritePlan::kMetaBatch, jobs.size() - begin);
-                std::vector<std::string> tables = pool.encode(n, [&](size_t k) {
-                    const auto& r = rows[jobs[begin + k].row];
+            pool.encode(
+                jobs.size(),
+                [&](size_t k) {
+                    const auto& r = rows[jobs[k].row];
                     return metadata::meta_columns(plan_.levels[d + 1], r.child_begin,
                                                   r.sample->children().size(), nullptr);
+                },
+                [&](size_t k, std::string& table) {
+                    write_bytes(jobs[k].path, table);
+                    bytes_ += table.size();
                 });
-                for (size_t k = 0; k < n; ++k) {
-                    write_bytes(jobs[begin + k].path, tables[k]);
-                    bytes_ += tables[k].size();
-                }
-            }
         }
     }
 

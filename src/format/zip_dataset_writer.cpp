@@ -114,7 +114,7 @@ class ZipDatasetWriter {
 
     // One __meta__ per FOLDER row: deepest level first, code-point order of the path within a
     // level (the reference order), so every child's bytes are placed before its parent's table.
-    // A batch of tables is encoded on the pool's threads, then appended in that order.
+    // The tables are encoded on the pool's threads and appended in that order.
     void write_folder_metas() {
         metadata::ParquetSeriesPool metas(db_.get(), WritePlan::meta_parquet(),
                                           WritePlan::meta_threads());
@@ -127,20 +127,19 @@ class ZipDatasetWriter {
                 folders.emplace_back("DATA/" + dir + "__meta__", static_cast<int64_t>(i));
             }
             std::sort(folders.begin(), folders.end());
-            for (size_t begin = 0; begin < folders.size(); begin += WritePlan::kMetaBatch) {
-                const size_t n = std::min(WritePlan::kMetaBatch, folders.size() - begin);
-                std::vector<std::string> tables = metas.encode(n, [&](size_t k) {
-                    const auto& r = rows[folders[begin + k].second];
+            metas.encode(
+                folders.size(),
+                [&](size_t k) {
+                    const auto& r = rows[folders[k].second];
                     return metadata::meta_columns(plan_.levels[d + 1], r.child_begin,
                                                   r.sample->children().size(), &placement_[d + 1]);
-                });
-                for (size_t k = 0; k < n; ++k) {
-                    const auto& [name, row] = folders[begin + k];
-                    size_t e = zip_.add_bytes(name, tables[k]);
+                },
+                [&](size_t k, std::string& table) {
+                    const auto& [name, row] = folders[k];
+                    size_t e = zip_.add_bytes(name, table);
                     placement_[d].offset[row] = static_cast<int64_t>(zip_.entry(e).data_offset);
                     placement_[d].size[row] = static_cast<int64_t>(zip_.entry(e).size);
-                }
-            }
+                });
         }
     }
 

@@ -43,7 +43,7 @@ std::string MemFd::read_all() const {
 }
 
 void MemFd::clear() {
-    if (::ftruncate(fd_, 0) != 0 || ::lseek(fd_, 0, SEEK_SET) != 0)
+    if (::ftruncate(fd_, 0) != 0)
         throw IoError(std::string("cannot empty a memfd: ") + std::strerror(errno));
 }
 

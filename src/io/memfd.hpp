@@ -19,8 +19,7 @@ class MemFd {
     uint64_t size() const;
     /// The whole content (read with pread: fd()'s position does not move).
     std::string read_all() const;
-    /// Empties the file and moves fd()'s position back to its start, for the next content
-    /// written through proc_path() (which opens a description of its own) to be read from fd().
+    /// Empties the file, for the next content written through proc_path().
     void clear();
 
   private:

@@ -14,7 +14,7 @@ constexpr size_t kTablesPerThread = 32;
 ParquetSeries::ParquetSeries(DuckSession& db, const ParquetOptions& options)
     : db_(db), options_(options), mem_("taco-parquet-series") {}
 
-const io::MemFd& ParquetSeries::encode(const std::vector<TableColumn>& columns) {
+std::string ParquetSeries::encode(const std::vector<TableColumn>& columns) {
     if (!copy_ || !copy_->fits(columns)) {
         copy_.reset();
         copy_.emplace(db_.prepare_with_stream(
@@ -23,7 +23,7 @@ const io::MemFd& ParquetSeries::encode(const std::vector<TableColumn>& columns) 
     // Emptied first, so the memfd holds the new file only, whatever flags DuckDB opens it with.
     mem_.clear();
     copy_->run(columns);
-    return mem_;
+    return mem_.read_all();
 }
 
 ParquetSeriesPool::ParquetSeriesPool(DuckSession& db, const ParquetOptions& options,
@@ -50,8 +50,20 @@ void ParquetSeriesPool::release(ParquetSeries& series) {
     free_.push_back(&series);
 }
 
-std::vector<std::string> ParquetSeriesPool::encode(
-    size_t n, const std::function<std::vector<TableColumn>(size_t)>& make) {
+void ParquetSeriesPool::encode(size_t n,
+                               const std::function<std::vector<TableColumn>(size_t)>& make,
+                               const std::function<void(size_t, std::string&)>& take) {
+    std::vector<std::string> files;
+    for (size_t begin = 0; begin < n; begin += kBatch) {
+        const size_t count = std::min(kBatch, n - begin);
+        encode_batch(begin, count, make, files);
+        for (size_t k = 0; k < count; ++k) take(begin + k, files[k]);
+    }
+}
+
+void ParquetSeriesPool::encode_batch(size_t begin, size_t n,
+                                     const std::function<std::vector<TableColumn>(size_t)>& make,
+                                     std::vector<std::string>& out) {
     io::TraceScope t("duckdb: COPY series to parquet");
     const unsigned threads =
         static_cast<unsigned>(std::clamp<size_t>(n / kTablesPerThread, 1, threads_));
@@ -60,19 +72,18 @@ std::vector<std::string> ParquetSeriesPool::encode(
         series_.push_back(std::make_unique<ParquetSeries>(*connections_.back(), options_));
         free_.push_back(series_.back().get());
     }
-    std::vector<std::string> out(n);
+    out.assign(n, std::string());
     io::parallel_for(n, threads, [&](size_t k) {
-        std::vector<TableColumn> columns = make(k);
+        std::vector<TableColumn> columns = make(begin + k);
         ParquetSeries& series = acquire();
         try {
-            out[k] = series.encode(columns).read_all();
+            out[k] = series.encode(columns);
         } catch (...) {
             release(series);
             throw;
         }
         release(series);
     });
-    return out;
 }
 
 }  // namespace taco::metadata

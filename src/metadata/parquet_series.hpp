@@ -22,9 +22,8 @@ class ParquetSeries {
   public:
     ParquetSeries(DuckSession& db, const ParquetOptions& options);
 
-    /// Encodes `columns` as one Parquet file, the bytes write_parquet would write. Returns the
-    /// memfd holding exactly that file, read from its start: it stays until the next call.
-    const io::MemFd& encode(const std::vector<TableColumn>& columns);
+    /// `columns` as one Parquet file: the bytes write_parquet would write.
+    std::string encode(const std::vector<TableColumn>& columns);
 
   private:
     DuckSession& db_;
@@ -40,13 +39,19 @@ class ParquetSeriesPool {
     ParquetSeriesPool(DuckSession& db, const ParquetOptions& options, unsigned threads);
     ~ParquetSeriesPool();
 
-    /// The Parquet files of the tables make(0) .. make(n - 1), in that order. `make` runs on the
-    /// pool's threads at once: it must only read shared state. The first failure in index order
-    /// is rethrown.
-    std::vector<std::string> encode(size_t n,
-                                    const std::function<std::vector<TableColumn>(size_t)>& make);
+    /// Encodes the tables make(0) .. make(n - 1) a batch at a time (kBatch files held at most)
+    /// and hands each file to take(k, bytes) on the calling thread, in index order. `make` runs
+    /// on the pool's threads at once: it must only read shared state. The first failure in
+    /// index order is rethrown; the files before its batch have been taken.
+    void encode(size_t n, const std::function<std::vector<TableColumn>(size_t)>& make,
+                const std::function<void(size_t, std::string&)>& take);
+
+    static constexpr size_t kBatch = 256;
 
   private:
+    void encode_batch(size_t begin, size_t n,
+                      const std::function<std::vector<TableColumn>(size_t)>& make,
+                      std::vector<std::string>& out);
     ParquetSeries& acquire();
     void release(ParquetSeries& series);
 

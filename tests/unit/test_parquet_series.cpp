@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 
@@ -53,25 +54,39 @@ std::string written_alone(DuckSession& db, const TempDir& dir, size_t k) {
     return read_file(path);
 }
 
+// The files of a pool's encode(), in the order they were taken (which must be index order).
+std::vector<std::string> encode_all(ParquetSeriesPool& pool, size_t n,
+                                    const std::function<std::vector<TableColumn>(size_t)>& make) {
+    std::vector<std::string> files;
+    pool.encode(n, make, [&](size_t k, std::string& file) {
+        EXPECT_EQ(k, files.size());
+        files.push_back(std::move(file));
+    });
+    return files;
+}
+
 TEST(ParquetSeries, EveryFileIsTheOneWriteParquetWrites) {
     TempDir dir;
     DuckSession db(1);
     ParquetSeries series(db, kMeta);
     for (size_t k = 0; k < 12; ++k) {
         const Table t(k);
-        const io::MemFd& mem = series.encode(t.columns());
-        EXPECT_EQ(mem.read_all(), written_alone(db, dir, k)) << "table " << k;
+        EXPECT_EQ(series.encode(t.columns()), written_alone(db, dir, k)) << "table " << k;
     }
 }
 
 TEST(ParquetSeries, ANewSchemaIsPreparedAgain) {
+    TempDir dir;
     DuckSession db(1);
     ParquetSeries series(db, kMeta);
     const Table t(3);
     series.encode(t.columns());
     std::vector<int64_t> other = {1, 2};
-    const io::MemFd& mem = series.encode({TableColumn::of_int64("other", other)});
-    const std::string file = mem.proc_path();
+    const std::string file = (dir / "other.parquet").string();
+    {
+        std::ofstream out(file, std::ios::binary);
+        out << series.encode({TableColumn::of_int64("other", other)});
+    }
     EXPECT_EQ(db.query_scalar("SELECT string_agg(other::VARCHAR, ',') FROM read_parquet(" +
                               quote_literal(file) + ")"),
               "1,2");
@@ -92,14 +107,15 @@ TEST(ParquetSeriesPool, FilesComeBackInOrderOnTwoThreads) {
     TempDir dir;
     DuckSession db(1);
     ParquetSeriesPool pool(db, kMeta, 2);
-    const size_t n = 100;  // enough for both threads
+    const size_t n = 300;  // both threads, and more than one batch of ParquetSeriesPool::kBatch
     std::vector<Table> tables;
     for (size_t k = 0; k < n; ++k) tables.emplace_back(k);
-    std::vector<std::string> files = pool.encode(n, [&](size_t k) { return tables[k].columns(); });
+    std::vector<std::string> files =
+        encode_all(pool, n, [&](size_t k) { return tables[k].columns(); });
     ASSERT_EQ(files.size(), n);
     for (size_t k = 0; k < n; ++k) EXPECT_EQ(files[k], written_alone(db, dir, k)) << "table " << k;
-    // A second batch reuses the pool's connections.
-    files = pool.encode(3, [&](size_t k) { return tables[k + 10].columns(); });
+    // A second call reuses the pool's connections.
+    files = encode_all(pool, 3, [&](size_t k) { return tables[k + 10].columns(); });
     EXPECT_EQ(files[2], written_alone(db, dir, 12));
 }
 
@@ -109,7 +125,7 @@ TEST(ParquetSeriesPool, TheFirstFailureInIndexOrderIsRethrown) {
     std::vector<Table> tables;
     for (size_t k = 0; k < 100; ++k) tables.emplace_back(k);
     try {
-        pool.encode(100, [&](size_t k) {
+        encode_all(pool, 100, [&](size_t k) {
             if (k == 40 || k == 90) throw std::runtime_error("table " + std::to_string(k));
             return tables[k].columns();
         });
@@ -118,7 +134,7 @@ TEST(ParquetSeriesPool, TheFirstFailureInIndexOrderIsRethrown) {
         EXPECT_STREQ(e.what(), "table 40");
     }
     // The pool still works: every series went back to it.
-    EXPECT_EQ(pool.encode(100, [&](size_t k) { return tables[k].columns(); }).size(), 100u);
+    EXPECT_EQ(encode_all(pool, 100, [&](size_t k) { return tables[k].columns(); }).size(), 100u);
 }
 
 }  // namespace
