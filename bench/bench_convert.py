@@ -15,7 +15,8 @@
    `cp` of the ZIP (both write one archive); the other pairing is reported beside. Sources warm
    in the page cache, an untimed `sync` before every run, turns alternating (bench_zip_folder).
 3. many small entries (--nested N, default 2,000 x 4 x 4 x 64 B: 42,000 entries, a __meta__ per
-   FOLDER): zip2folder against `cp -r` of the FOLDER, folder2zip against `cp` of the ZIP.
+   FOLDER): zip2folder against `cp -r` of the FOLDER, folder2zip against `cp` of the ZIP, and
+   `taco export` of every sample (ZIP -> ZIP: each __meta__ written again), on its own.
 
 Prints one JSON object; with --report, rewrites the marked "Conversions" section of
 docs/PERFORMANCE.md (bench/run.py keeps that section when it regenerates the file).
@@ -260,6 +261,19 @@ def bench_nested(src: str, out: str, runs: int) -> dict:
     alternating as in bench_zip_folder."""
     res, _, entries = turns_against_cp(src, out, runs, "nested_folder", lambda folder: folder)
     res.update(entries=entries, zip_bytes=os.path.getsize(src))
+    # An export of the whole hierarchy (ZIP -> ZIP, no condition): its tree, one __meta__ per
+    # FOLDER written again (new offsets), and the output validated before the rename.
+    dirs = RunDirs(out)
+    walls, cpus = [], []
+    for _ in range(runs):
+        output = dirs.output("export.tacozip")
+        wall, cpu = timed_fresh([TACO, "export", src, output, "-q"], output)
+        fresh(os.path.dirname(output))
+        walls.append(wall)
+        cpus.append(cpu)
+    fresh(dirs.root)
+    res.update(export=statistics.median(walls), export_cpu=statistics.median(cpus),
+               export_runs=[round(w, 3) for w in walls])
     res["zip2folder_vs_cp"] = res["zip2folder"] / res["cp_tree"]
     res["folder2zip_vs_cp"] = res["folder2zip"] / res["cp_zip"]
     return res
@@ -324,6 +338,10 @@ def report(results: dict, args, load: tuple) -> None:
             f"{ne['folder2zip_cpu']:.2f} | {ne['cp_zip']:.2f} ({ne['cp_zip_cpu']:.2f}) | "
             f"{ne['folder2zip_vs_cp']:.1f} |",
         ]
+        if "export" in ne:
+            lines.append(
+                f"| export of every sample (ZIP → ZIP; no `cp` does this) | {ne['export']:.2f} | "
+                f"{ne['export_cpu']:.2f} | – | – |")
     lines += [
         "",
         "Conversions: every run writes into its own new directory under a `chattr +T` parent (so "

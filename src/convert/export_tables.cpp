@@ -1,7 +1,9 @@
 #include "convert/export_tables.hpp"
 
 #include <atomic>
+#include <stdexcept>
 
+#include "metadata/parquet_slices.hpp"
 #include "metadata/result_table.hpp"
 #include "model/column_names.hpp"
 #include "paths/path_anchor.hpp"
@@ -17,9 +19,9 @@ using metadata::TableColumn;
 std::atomic<uint64_t> next_export{0};
 
 std::string copy_options(const metadata::ParquetOptions& o, bool v2) {
-    return " (FORMAT parquet, " + metadata::parquet_codec_clause(o) + ", ROW_GROUP_SIZE " +
+    return "FORMAT parquet, " + metadata::parquet_codec_clause(o) + ", ROW_GROUP_SIZE " +
            std::to_string(o.row_group_size) + (v2 ? ", PARQUET_VERSION V2" : "") +
-           ", USE_TMP_FILE false)";
+           ", USE_TMP_FILE false";
 }
 
 // __meta__ files: zstd at the Arrow default level, as the reference writes them.
@@ -104,20 +106,24 @@ void ExportTables::stage(size_t d) {
                           std::to_string(rows.size()) + " rows kept, " + count +
                           " matched); the level table is damaged");
     }
-    if (d > 0) {
-        // write_meta selects one parent's children per FOLDER sample: without an index each of
-        // those queries scanned the whole level (quadratic: 100k folders x 400k children took
-        // hours); DuckDB answers `parent_id = constant` from an ART index instead.
-        ctx_.db.exec("CREATE INDEX " + table + "_parent ON " + table + " (" +
-                     quote_identifier("internal:parent_id") + ")");
-    }
     v2_[d] = metadata::DuckSession::parquet_v2_safe(
         metadata::describe_query(ctx_.db, "SELECT * FROM " + table));
 }
 
-void ExportTables::write_meta(size_t d, size_t row, const std::string& path) {
-    const std::string& children = staged_.at(d + 1);
-    std::string select = user_select_[d + 1];
+void ExportTables::write_metas(size_t d, const std::vector<size_t>& folders,
+                               const std::function<void(size_t, std::string&)>& take) {
+    const auto& parents = tree_.levels.at(d);
+    const auto& children = tree_.levels.at(d + 1);
+    // A FOLDER's children are the rows [child_begin, child_begin + child_count) of the next
+    // level, which is staged in that order: its __meta__ is that range of the staged table.
+    for (size_t row : folders) {
+        const TreeRow& r = parents.at(row);
+        for (int64_t k = r.child_begin; k < r.child_begin + r.child_count; ++k) {
+            if (children.at(static_cast<size_t>(k)).parent != static_cast<int64_t>(row))
+                throw std::logic_error("export tree: child " + std::to_string(k) +
+                                       " is not under its folder " + std::to_string(row));
+        }
+    }
     // The staged table has the user columns under their own names (no `t.` alias here).
     std::string cols;
     for (const ColumnType& c : columns_[d + 1]) {
@@ -128,18 +134,30 @@ void ExportTables::write_meta(size_t d, size_t row, const std::string& path) {
         cols +=
             ", " + quote_identifier("internal:offset") + ", " + quote_identifier("internal:size");
     }
-    ctx_.db.exec("COPY (SELECT " + cols + " FROM " + children + " WHERE " +
-                 quote_identifier("internal:parent_id") + " = " + std::to_string(row) +
-                 " ORDER BY " + quote_identifier("internal:current_id") + ") TO " +
-                 quote_literal(paths::anchor_path(path).text) +
-                 copy_options(kMetaOptions, v2_[d + 1]));
+    metadata::ParquetSlices metas(ctx_.db,
+                                  "SELECT " + cols + " FROM " + staged_.at(d + 1) + " ORDER BY " +
+                                      quote_identifier("internal:current_id"),
+                                  copy_options(kMetaOptions, v2_[d + 1]));
+    if (metas.rows() != children.size()) {
+        throw std::logic_error("export: level " + std::to_string(d + 1) + " staged " +
+                               std::to_string(metas.rows()) + " rows of " +
+                               std::to_string(children.size()));
+    }
+    metas.encode_all(
+        folders.size(),
+        [&](size_t k) {
+            const TreeRow& r = parents[folders[k]];
+            const auto begin = static_cast<size_t>(r.child_begin);
+            return std::pair<size_t, size_t>(begin, begin + static_cast<size_t>(r.child_count));
+        },
+        take);
 }
 
 void ExportTables::write_level(size_t d, const std::string& path) {
     ctx_.db.exec("COPY (SELECT * FROM " + staged_.at(d) + " ORDER BY " +
                  quote_identifier("internal:current_id") + ") TO " +
-                 quote_literal(paths::anchor_path(path).text) +
-                 copy_options(level_options_, v2_[d]));
+                 quote_literal(paths::anchor_path(path).text) + " (" +
+                 copy_options(level_options_, v2_[d]) + ")");
 }
 
 }  // namespace taco::convert

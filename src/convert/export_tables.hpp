@@ -4,6 +4,7 @@
 // so any column type the source has survives.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,8 +26,10 @@ class ExportTables {
 
     /// Materializes level `d` of the output (every offset of that level must be final).
     void stage(size_t d);
-    /// Writes the `__meta__` of FOLDER row `row` of level `d` (level d+1 staged) to `path`.
-    void write_meta(size_t d, size_t row, const std::string& path);
+    /// Encodes the `__meta__` of FOLDER rows `folders` of level `d` (level d+1 staged) and hands
+    /// each to take(k, bytes) for folders[k], in that order.
+    void write_metas(size_t d, const std::vector<size_t>& folders,
+                     const std::function<void(size_t, std::string&)>& take);
     /// Writes METADATA/level{d}.parquet (level d staged) to `path`.
     void write_level(size_t d, const std::string& path);
 

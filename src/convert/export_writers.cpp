@@ -65,14 +65,13 @@ class ZipExport {
         // __meta__ deepest first: a folder's table holds its children's final offsets.
         for (size_t d = levels.size() - 1; d-- > 0;) {
             tables_.stage(d + 1);
-            for (size_t row : folders_by_path(levels[d])) {
-                TreeRow& r = levels[d][row];
-                const size_t e =
-                    add_table("DATA/" + r.path + "__meta__",
-                              [&](const std::string& p) { tables_.write_meta(d, row, p); });
+            const std::vector<size_t> folders = folders_by_path(levels[d]);
+            tables_.write_metas(d, folders, [&](size_t k, std::string& table) {
+                TreeRow& r = levels[d][folders[k]];
+                const size_t e = zip_.add_bytes("DATA/" + r.path + "__meta__", table);
                 r.offset = static_cast<int64_t>(zip_.entry(e).data_offset);
                 r.size = static_cast<int64_t>(zip_.entry(e).size);
-            }
+            });
         }
         tables_.stage(0);
         format::TacoHeader slots;
@@ -213,11 +212,14 @@ uint64_t write_folder_export(ExportJob& job, const fs::path& root) {
     ExportTables tables(job.ctx, job.tree, false, job.level_options);
     for (size_t d = levels.size(); d-- > 0;) tables.stage(d);
     for (size_t d = 0; d + 1 < levels.size(); ++d) {
-        for (size_t row : folders_by_path(levels[d])) {
-            const fs::path meta = data / (levels[d][row].path + "__meta__");
-            tables.write_meta(d, row, meta.string());
-            bytes += file_bytes(meta);
-        }
+        const std::vector<size_t> folders = folders_by_path(levels[d]);
+        tables.write_metas(d, folders, [&](size_t k, std::string& table) {
+            io::File f =
+                io::File::create_exclusive(data / (levels[d][folders[k]].path + "__meta__"), 0644);
+            f.write_all(table.data(), table.size());
+            f.close();
+            bytes += table.size();
+        });
     }
     for (size_t d = 0; d < levels.size(); ++d) {
         const fs::path p = root / "METADATA" / ("level" + std::to_string(d) + ".parquet");

@@ -2,15 +2,14 @@
 // into a staging path; create() owns the rename.
 #pragma once
 
-#include <algorithm>
 #include <filesystem>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "format/create_session.hpp"
 #include "io/cancel.hpp"
 #include "metadata/duckdb_session.hpp"
+#include "metadata/encoder_pool.hpp"
 #include "metadata/level_tables.hpp"
 #include "taco/writer.hpp"
 
@@ -34,11 +33,8 @@ struct WritePlan {
     }
     // __meta__ files: zstd at the Arrow default level, as the reference writes them.
     static metadata::ParquetOptions meta_parquet() { return {1, 65536}; }
-    // __meta__ tables are encoded on up to meta_threads() DuckDB connections at once (each COPY
-    // runs on its caller's thread, ~0.4 ms of CPU): one per core, at most four.
-    static unsigned meta_threads() {
-        return std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
-    }
+    // __meta__ tables are encoded on up to meta_threads() DuckDB connections at once.
+    static unsigned meta_threads() { return metadata::encoder_threads(); }
 };
 
 /// Writes the ZIP container (FORMAT.md §2) to `path`; returns its size.

@@ -7,13 +7,13 @@
 
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "io/memfd.hpp"
 #include "metadata/duckdb_session.hpp"
+#include "metadata/encoder_pool.hpp"
 
 namespace taco::metadata {
 
@@ -33,35 +33,20 @@ class ParquetSeries {
 };
 
 /// Series on up to `threads` connections: `db` and, when a batch is large enough to share,
-/// connections of its own to the same database (opened once, on first need).
+/// connections of their own to the same database (opened once, on first need).
 class ParquetSeriesPool {
   public:
     ParquetSeriesPool(DuckSession& db, const ParquetOptions& options, unsigned threads);
-    ~ParquetSeriesPool();
 
-    /// Encodes the tables make(0) .. make(n - 1) a batch at a time (kBatch files held at most)
-    /// and hands each file to take(k, bytes) on the calling thread, in index order. `make` runs
-    /// on the pool's threads at once: it must only read shared state. The first failure in
-    /// index order is rethrown; the files before its batch have been taken.
+    /// Encodes the tables make(0) .. make(n - 1) a batch at a time (EncoderPool::kBatch files
+    /// held at most) and hands each file to take(k, bytes) on the calling thread, in index
+    /// order. `make` runs on the pool's threads at once: it must only read shared state. The
+    /// first failure in index order is rethrown; the files before its batch have been taken.
     void encode(size_t n, const std::function<std::vector<TableColumn>(size_t)>& make,
                 const std::function<void(size_t, std::string&)>& take);
 
-    static constexpr size_t kBatch = 256;
-
   private:
-    void encode_batch(size_t begin, size_t n,
-                      const std::function<std::vector<TableColumn>(size_t)>& make,
-                      std::vector<std::string>& out);
-    ParquetSeries& acquire();
-    void release(ParquetSeries& series);
-
-    DuckSession& db_;
-    ParquetOptions options_;
-    unsigned threads_;
-    std::vector<std::unique_ptr<DuckSession>> connections_;  // besides db_
-    std::vector<std::unique_ptr<ParquetSeries>> series_;     // one per connection
-    std::mutex mutex_;
-    std::vector<ParquetSeries*> free_;
+    EncoderPool<ParquetSeries> pool_;
 };
 
 }  // namespace taco::metadata

@@ -111,6 +111,7 @@ def test_convert_benchmark_runs_at_toy_size(tmp_path):
     assert doc["export_small"]["samples"] == 10 and doc["export_big"]["samples"] == 1
     assert doc["export_small"]["bytes"] == 10 * 4096
     assert doc["zip_folder"]["zip2folder"] > 0 and doc["zip_folder"]["folder2zip_vs_cp"] > 0
+    assert doc["nested"]["export"] > 0 and len(doc["nested"]["export_runs"]) == 1
 
 
 def test_generate_markdown_and_html(fixture_paths, tmp_path):
