@@ -4,6 +4,7 @@
 #include <map>
 #include <numeric>
 #include <optional>
+#include <set>
 #include <string_view>
 
 #include "format/zip_local_header.hpp"
@@ -14,6 +15,7 @@
 #include "log/messages.hpp"
 #include "metadata/result_table.hpp"
 #include "metadata/scalar_udf.hpp"
+#include "model/join.hpp"
 #include "query/collection_views.hpp"
 #include "taco/errors.hpp"
 
@@ -168,10 +170,9 @@ class Archives {
 };
 
 // The evidence: the first child of each FOLDER in `moved` (x) and the row the writer pasted
-// its offsets into (y). Misaligned when, for every one, the local header at y's stored offset
-// names x's entry.
-bool children_moved(DatasetContext& ctx, size_t i, const Folders& f, size_t n,
-                    const std::vector<size_t>& moved, Archives& archives) {
+// its offsets into (y). Whether, for each, the local header at y's stored offset names x's entry.
+std::vector<bool> children_moved(DatasetContext& ctx, size_t i, const Folders& f, size_t n,
+                                 const std::vector<size_t>& moved, Archives& archives) {
     std::vector<std::pair<size_t, size_t>> pairs;  // (x, y) child rows
     std::string list;
     for (size_t k : moved) {
@@ -185,26 +186,25 @@ bool children_moved(DatasetContext& ctx, size_t i, const Folders& f, size_t n,
         "\"internal:offset\" FROM read_parquet(" +
             quote_literal(ctx.level_files[i]) + ", file_row_number = true) " +
             "WHERE file_row_number IN (" + list + ")");
-    auto row = [&](size_t r) -> std::optional<size_t> {
-        for (size_t j = 0; j < rows->rows(); ++j)
-            if (!rows->is_null(j, 0) && static_cast<size_t>(rows->get_int(j, 0)) == r) return j;
-        return std::nullopt;
-    };
+    std::map<size_t, size_t> row;  // file row -> result row
+    for (size_t j = 0; j < rows->rows(); ++j)
+        if (!rows->is_null(j, 0)) row.emplace(static_cast<size_t>(rows->get_int(j, 0)), j);
+    std::vector<bool> shows(moved.size(), false);
     for (size_t m = 0; m < moved.size(); ++m) {
-        const auto x = row(pairs[m].first), y = row(pairs[m].second);
-        if (!x || !y || rows->is_null(*x, 1) || rows->is_null(*y, 1) || rows->is_null(*y, 2))
-            return false;
-        const std::string_view x_path = rows->get_string(*x, 1);
+        const auto x = row.find(pairs[m].first), y = row.find(pairs[m].second);
+        if (x == row.end() || y == row.end() || rows->is_null(x->second, 1) ||
+            rows->is_null(y->second, 1) || rows->is_null(y->second, 2))
+            continue;
+        const std::string_view x_path = rows->get_string(x->second, 1);
         // The model holds: x is FOLDER k's first child.
         const size_t slash = trimmed(x_path).rfind('/');
         if (slash == std::string_view::npos || x_path.substr(0, slash) != f.paths[moved[m]])
-            return false;
+            continue;
         const io::ByteSource* archive = archives.of(f, moved[m]);
-        if (!archive ||
-            !points_at_other_row(*archive, x_path, rows->get_string(*y, 1), rows->get_int(*y, 2)))
-            return false;
+        shows[m] = archive && points_at_other_row(*archive, x_path, rows->get_string(y->second, 1),
+                                                  rows->get_int(y->second, 2));
     }
-    return true;
+    return shows;
 }
 
 // What the local headers said about each level of a remote archive at an earlier load of the
@@ -247,39 +247,57 @@ class Verdicts {
     std::vector<size_t> misaligned_;
 };
 
-// Level `i` realigned, or nullptr when it is in order or cannot be decided.
+// Level `i` realigned, or nullptr when it is in order or cannot be decided. In a collection each
+// part is decided on its own evidence: a part written right (by a writer that keeps offsets with
+// their rows) may have FOLDERs out of order too, and must be read as stored beside a
+// misaligned one.
 std::shared_ptr<const RealignedLevel> realign(DatasetContext& ctx, size_t i, Verdicts& verdicts,
                                               Archives& archives) {
     // The level above alone first: when its FOLDERs are in sorted order (in each part), no
     // writer can have misaligned this level, and that is the whole cost.
     const std::optional<Folders> f = folders_above(ctx, i);
     if (!f || f->paths.empty()) return nullptr;
-    std::vector<size_t> out_of_order;
-    for (size_t k = 1; k < f->paths.size(); ++k)
-        if (f->segment[k] == f->segment[k - 1] && folder_less(f->paths[k], f->paths[k - 1]))
-            out_of_order.push_back(k);
+    // Per part (its first FOLDER's index): the first and the last FOLDER out of order.
+    std::map<size_t, std::pair<size_t, size_t>> out_of_order;
+    for (size_t k = 1; k < f->paths.size(); ++k) {
+        if (f->segment[k] != f->segment[k - 1] || !folder_less(f->paths[k], f->paths[k - 1]))
+            continue;
+        const auto [at, first] = out_of_order.try_emplace(f->segment[k], k, k);
+        if (!first) at->second.second = k;
+    }
     if (out_of_order.empty()) return nullptr;
     const uint64_t rows = std::stoull(ctx.db.query_scalar("SELECT count(*) FROM read_parquet(" +
                                                           quote_literal(ctx.level_files[i]) + ")"));
     if (rows == 0 || rows % f->paths.size() != 0) return nullptr;  // not PIT's shape
     const size_t n = rows / f->paths.size();
+    std::set<size_t> misaligned;  // parts (segments) whose rows carry other rows' offsets
     if (const std::optional<bool> earlier = verdicts.earlier(i)) {
         if (!*earlier) return nullptr;
+        for (const auto& [segment, folders] : out_of_order) misaligned.insert(segment);
     } else {
-        // The first and the last FOLDER found out of order must both show it.
-        const bool misaligned =
-            children_moved(ctx, i, *f, n, {out_of_order.front(), out_of_order.back()}, archives);
-        verdicts.found(i, misaligned);
-        if (!misaligned) return nullptr;
+        // The first and the last FOLDER found out of order in a part must both show it.
+        std::vector<size_t> evidence;
+        for (const auto& [segment, folders] : out_of_order) {
+            evidence.push_back(folders.first);
+            evidence.push_back(folders.second);
+        }
+        const std::vector<bool> shows = children_moved(ctx, i, *f, n, evidence, archives);
+        size_t e = 0;
+        for (const auto& [segment, folders] : out_of_order) {
+            if (shows[e] && shows[e + 1]) misaligned.insert(segment);
+            e += 2;
+        }
+        verdicts.found(i, !misaligned.empty());
+        if (misaligned.empty()) return nullptr;
     }
-    // Misaligned: each FOLDER's children take the values written at its rank.
+    // Each FOLDER of a misaligned part takes the values written at its rank in the part.
     const auto stored = scan_level(ctx, i, {"internal:offset", "internal:size"});
     if (stored->rows() != rows) return nullptr;
     std::vector<size_t> order(f->paths.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
         if (f->segment[a] != f->segment[b]) return f->segment[a] < f->segment[b];
-        return folder_less(f->paths[a], f->paths[b]);
+        return misaligned.count(f->segment[a]) ? folder_less(f->paths[a], f->paths[b]) : a < b;
     });
     auto offsets = std::make_shared<std::vector<int64_t>>(rows);
     auto sizes = std::make_shared<std::vector<int64_t>>(rows);
@@ -294,6 +312,9 @@ std::shared_ptr<const RealignedLevel> realign(DatasetContext& ctx, size_t i, Ver
             (*sizes)[k * n + j] = stored->get_int(from, 1);
         }
         if (rank != k) out->moved += n;
+    }
+    if (!f->parts.empty()) {
+        for (size_t segment : misaligned) out->parts.emplace_back(f->parts[segment]);
     }
     out->offsets = std::move(offsets);
     out->sizes = std::move(sizes);
@@ -323,12 +344,14 @@ void find_misaligned_levels(DatasetContext& ctx) {
         io::TraceScope trace("load(): level offsets in order");
         auto level = realign(ctx, i, verdicts, archives);
         if (!level) continue;
-        log::emit(LogLevel::Warning, "load",
-                  ctx.name() + ": " + src.levels[i].name + ": " + std::to_string(level->moved) +
-                      " rows carry the internal:offset/size of other rows, as tacotoolbox "
-                      "writes them when folder ids are not in sorted order (FORMAT.md §4.3); "
-                      "their views read each sample's own (taco validate reports the file, taco "
-                      "export writes a corrected copy)");
+        log::emit(
+            LogLevel::Warning, "load",
+            ctx.name() + ": " + src.levels[i].name + ": " + std::to_string(level->moved) +
+                " rows carry the internal:offset/size of other rows, as tacotoolbox "
+                "writes them when folder ids are not in sorted order (FORMAT.md §4.3); "
+                "their views read each sample's own (taco validate reports the file, taco "
+                "export writes a corrected copy)" +
+                (level->parts.empty() ? std::string() : "; in part(s) " + join_text(level->parts)));
         ctx.realigned_levels.push_back(std::move(level));
     }
     verdicts.save();

@@ -8,8 +8,9 @@
 // At load, each ZIP level >= 1 whose FOLDERs above are not in that sorted order is checked: when
 // the local file headers at the stored offsets name the samples the misalignment predicts (and
 // not the rows' own), the level is *realigned*: its table view reads every row's offset and size
-// from the row the writer pasted them into. The stored file is never changed; `taco validate`
-// still reports it (zip.offset-mismatch).
+// from the row the writer pasted them into. In a collection each part is judged on its own
+// headers (parts by different writers can sit side by side). The stored file is never changed;
+// `taco validate` still reports it (zip.offset-mismatch).
 #pragma once
 
 #include <cstdint>
@@ -27,7 +28,8 @@ struct RealignedLevel {
     size_t level = 0;
     std::shared_ptr<const std::vector<int64_t>> offsets;
     std::shared_ptr<const std::vector<int64_t>> sizes;
-    size_t moved = 0;  // rows whose values came from another row
+    size_t moved = 0;                // rows whose values came from another row
+    std::vector<std::string> parts;  // in a collection: the parts realigned (the others as stored)
 };
 
 /// Finds the misaligned levels of `ctx` (a ZIP dataset, or a collection of ZIP parts, local or
