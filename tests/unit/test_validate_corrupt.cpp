@@ -2,6 +2,7 @@
 // the location and the facts a user needs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <initializer_list>
 #include <stdexcept>
 #include <string_view>
@@ -219,6 +220,27 @@ TEST(ValidateCorrupt, MetaDisagreesWithTheLevelTable) {
     EXPECT_TRUE(contains(schema->message, "column 'cloud_cover' has type VARCHAR"))
         << schema->message;
     EXPECT_TRUE(contains(schema->message, "DOUBLE")) << schema->message;
+}
+
+// A level's __meta__ files share one schema, so validate asks DuckDB for the schema of one of
+// them (format::ParquetFooter::table_bytes): a damaged one must still be found, whether its footer
+// is gone (not Parquet at all) or intact with its first page broken.
+TEST(ValidateCorrupt, UnreadableMetaFiles) {
+    TempDir dir;
+    const fs::path copy = copy_fixture(kNestedFolder, dir);
+    spit(copy / "DATA" / "asia" / "__meta__", "not parquet at all");
+    std::string europe = slurp(copy / "DATA" / "europe" / "__meta__");
+    ASSERT_GT(europe.size(), 40u);
+    europe.replace(4, 36, std::string(36, '\xff'));
+    spit(copy / "DATA" / "europe" / "__meta__", europe);
+    const ValidationReport r = validate(copy);
+    std::vector<std::string> unreadable;
+    for (const auto& f : r.findings)
+        if (f.code == "meta.unreadable") unreadable.push_back(f.location);
+    std::sort(unreadable.begin(), unreadable.end());
+    EXPECT_EQ(unreadable, (std::vector<std::string>{"DATA/asia/__meta__", "DATA/europe/__meta__"}))
+        << dump(r);
+    EXPECT_FALSE(r.valid());
 }
 
 TEST(ValidateCorrupt, RowProblemsInALevelTable) {
