@@ -168,6 +168,20 @@ std::string collection_root_sql(const CollectionParts& parts) {
            quote_literal(parts.query) + ")";
 }
 
+std::string collection_source_path(const CollectionParts& parts) {
+    std::string dir = parts.root;
+    while (!dir.empty() && dir.back() == '/') dir.pop_back();
+    return dir + parts.query;
+}
+
+std::string part_path_sql(const std::string& source_path_sql, const std::string& file_sql) {
+    // Over http the query string goes after the part's name, which is percent-encoded.
+    return "CASE WHEN starts_with(" + source_path_sql + ", '/vsicurl/') THEN concat(" +
+           "regexp_replace(" + source_path_sql + ", '\\?.*$', ''), '/', " + url_path_sql(file_sql) +
+           ", regexp_extract(" + source_path_sql + ", '\\?.*$')) ELSE concat(" + source_path_sql +
+           ", '/', " + file_sql + ") END";
+}
+
 std::string part_path(const CollectionParts& parts, std::string_view file) {
     std::string path = parts.root;
     append_path(path, file, io::is_http_vsi(parts.root));

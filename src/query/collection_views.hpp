@@ -53,4 +53,13 @@ std::string collection_root_sql(const CollectionParts& parts);
 /// The path of the part named `file`: root, the name (percent-encoded over http), the query.
 std::string part_path(const CollectionParts& parts, std::string_view file);
 
+/// A collection's `internal:source_path` in a concatenation: the directory of its parts without
+/// the final '/' (tacoreader's `vsi_base_path.rstrip("/")`, so `source_path + "/" +
+/// source_file` names the part), then an index URL's query string.
+std::string collection_source_path(const CollectionParts& parts);
+
+/// The SQL expression of a part's path from the SQL of a collection_source_path and of a bare
+/// part name: what collection_root_sql gives for that row.
+std::string part_path_sql(const std::string& source_path_sql, const std::string& file_sql);
+
 }  // namespace taco::query

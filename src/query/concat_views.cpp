@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "query/collection_views.hpp"
+
 namespace taco::query {
 namespace {
 
@@ -15,6 +17,7 @@ using metadata::quote_identifier;
 constexpr const char* kCurrentId = "internal:current_id";
 constexpr const char* kParentId = "internal:parent_id";
 constexpr const char* kSourcePath = "internal:source_path";
+constexpr const char* kSourceFile = "internal:source_file";
 
 // The select list that turns part `k`'s rows at `level` into the union's columns: its own
 // columns (ids shifted, integers widened), NULL for the ones it lacks, and its source path.
@@ -26,8 +29,13 @@ std::string part_select(const ConcatPlan& plan, size_t k, size_t level) {
         const std::string name = quote_identifier(c.name);
         std::string expr;
         if (c.name == kSourcePath) {
-            // A part that is itself a concatenation carries the column; a loaded one is one file.
-            expr = part.ctx->concat ? name : root_sql(*part.ctx);
+            // A part that is itself a concatenation carries the column; a collection gives its
+            // parts' directory (as tacoreader), the part being internal:source_file; a dataset,
+            // its file.
+            expr = part.ctx->concat ? name
+                   : part.ctx->parts
+                       ? metadata::quote_literal(collection_source_path(*part.ctx->parts))
+                       : root_sql(*part.ctx);
         } else if (!has_column(own, c.name)) {
             expr = "CAST(NULL AS " + c.type.sql_name() + ")";
         } else if (c.name == kCurrentId) {
@@ -117,9 +125,16 @@ void define_concat_views(metadata::DuckSession& db, const ConcatPlan& plan, Cont
             branches = std::move(grouped);
         }
         db.exec("CREATE VIEW " + table + " AS " + union_all(branches, 0, branches.size()));
+        // A row of a collection reads its part: the directory joined with internal:source_file.
+        const std::string source_path = quote_identifier(kSourcePath);
+        const std::string source_file = quote_identifier(kSourceFile);
+        const std::string root = has_column(plan.columns[level], kSourceFile)
+                                     ? "CASE WHEN " + source_file + " IS NULL THEN " + source_path +
+                                           " ELSE " + part_path_sql(source_path, source_file) +
+                                           " END"
+                                     : source_path;
         db.exec("CREATE VIEW " + prefix + "level" + std::to_string(level) + " AS " +
-                level_view_sql(table, plan.columns[level], format, quote_identifier(kSourcePath),
-                               level, std::nullopt));
+                level_view_sql(table, plan.columns[level], format, root, level, std::nullopt));
     }
 }
 

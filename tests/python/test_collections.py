@@ -594,3 +594,30 @@ def test_a_missing_input_is_a_file_not_found_error_as_in_tacotoolbox(tmp_path):
     with pytest.raises(FileNotFoundError):
         tacotoolbox.create_tacocat([tmp_path / "nope.tacozip"], tmp_path / "out")
     assert issubclass(tacocore.TacoPathNotFoundError, tacocore.TacoIOError)
+
+
+def test_concat_of_collections_gives_source_path_as_tacoreader(ref_collection, tmp_path):
+    """tacoreader's concat gives a collection's rows the directory of its parts as
+    internal:source_path (`vsi_base_path.rstrip("/")`), so that `source_path + "/" +
+    source_file` names the part; tacocore gave the part file itself until 2026-12-02. The bytes
+    still come from each row's own part, and the level-1 rows follow."""
+    other = _copy(ref_collection, tmp_path / "other")
+    ours = tacocore.concat([tacocore.load(str(ref_collection)), tacocore.load(str(other))])
+    theirs = tacoreader.concat([tacoreader.load(str(ref_collection / ".tacocat")),
+                                tacoreader.load(str(other / ".tacocat"))])
+    query = ('SELECT id, "internal:source_file", "internal:source_path", "internal:gdal_vsi" '
+             'FROM level0')
+    mine = ours.sql(query).to_arrow().to_pylist()
+    ref = theirs._duckdb.execute(query).fetch_arrow_table().to_pylist()  # tacoreader's own views
+    assert len(mine) == 2 * N_SAMPLES and mine == ref
+    assert {r["internal:source_path"] for r in mine} == {
+        str(ref_collection.resolve()), str(other.resolve())}
+    for r in mine:
+        part = Path(r["internal:source_path"]) / r["internal:source_file"]
+        assert part.is_file() and r["internal:gdal_vsi"].endswith("," + str(part))
+    frame = ours.data
+    assert frame.read(N_SAMPLES + 1).read_bytes("c1") == _payload(1, 1)
+    level1 = ours.sql('SELECT "internal:source_path" AS sp, "internal:source_file" AS sf, '
+                      '"internal:gdal_vsi" AS v FROM level1').to_arrow().to_pylist()
+    assert len(level1) == 4 * N_SAMPLES
+    assert all(r["v"].endswith(",%s/%s" % (r["sp"], r["sf"])) for r in level1)

@@ -142,6 +142,26 @@ def test_an_index_url_with_a_query_string_asks_each_part_with_it(served, collect
         assert [f for f in report if f["severity"] == "error"] == [], report
 
 
+def test_a_concat_of_remote_collections_reads_each_part_with_its_query(served, collection):
+    """internal:source_path of a collection in a concat is its parts' directory (tacoreader's),
+    with the index URL's query string; each row's path is rebuilt from it and its part, as the
+    collection's own view gives it."""
+    plain = tacocore.load(served.url("ref/parts/.tacocat"))
+    signed = tacocore.load(served.url("ref/parts/.tacocat") + "?token=a")
+    both = tacocore.concat([plain, signed])
+    rows = both.sql('SELECT id, "internal:source_path" AS sp, "internal:source_file" AS sf, '
+                    '"internal:gdal_vsi" AS v FROM level0').to_arrow().to_pylist()
+    assert len(rows) == 2 * N
+    base = "/vsicurl/" + served.url("ref/parts")
+    assert {r["sp"] for r in rows} == {base, base + "?token=a"}
+    assert [r["v"] for r in rows] == ids_and_paths(plain)[1] + ids_and_paths(signed)[1]
+    assert all(r["v"].endswith(",%s/%s%s" % (r["sp"].split("?")[0], r["sf"],
+                                              "?token=a" if "?" in r["sp"] else ""))
+               for r in rows)
+    for i in (0, N + N - 1):
+        assert both.data.read_bytes(i) == bytes([(i % N) % 251]) * 4096
+
+
 @pytest.fixture(scope="module")
 def misaligned(served):
     """Two tacotoolbox parts whose root FOLDER ids are not in sorted order ("r2, r10, r1"), and
