@@ -214,10 +214,7 @@ uint64_t write_folder_export(ExportJob& job, const fs::path& root) {
     for (size_t d = 0; d + 1 < levels.size(); ++d) {
         const std::vector<size_t> folders = folders_by_path(levels[d]);
         tables.write_metas(d, folders, [&](size_t k, std::string& table) {
-            io::File f =
-                io::File::create_exclusive(data / (levels[d][folders[k]].path + "__meta__"), 0644);
-            f.write_all(table.data(), table.size());
-            f.close();
+            io::File::create_with(data / (levels[d][folders[k]].path + "__meta__"), table, 0644);
             bytes += table.size();
         });
     }
@@ -227,9 +224,7 @@ uint64_t write_folder_export(ExportJob& job, const fs::path& root) {
         bytes += file_bytes(p);
     }
     const std::string json = job.collection_json(tables);
-    io::File f = io::File::create_exclusive(root / "COLLECTION.json", 0644);
-    if (!json.empty()) f.write_all(json.data(), json.size());
-    f.close();
+    io::File::create_with(root / "COLLECTION.json", json, 0644);
     return bytes + json.size();
 }
 

@@ -31,12 +31,6 @@ void make_dir(const fs::path& p) {
     }
 }
 
-void write_bytes(const fs::path& p, std::string_view data) {
-    io::File f = io::File::create_exclusive(p, 0644);
-    if (!data.empty()) f.write_all(data.data(), data.size());
-    f.close();
-}
-
 // Copies with the kernel (copy_file_range, which shares blocks where the filesystem can) and keeps
 // the source's mtime, as the reference's shutil.copy2 does. Not std::filesystem::copy_file: it
 // reports a full disk as "Input/output error". Permissions and mtime come from the open
@@ -93,7 +87,7 @@ class FolderDatasetWriter {
             db_.get().write_parquet(cols, p.string(), plan_.level_parquet());
             bytes_ += fs::file_size(p);
         }
-        write_bytes(root_ / "COLLECTION.json", plan_.collection_json);
+        io::File::create_with(root_ / "COLLECTION.json", plan_.collection_json, 0644);
         bytes_ += plan_.collection_json.size();
         return bytes_;
     }
@@ -131,7 +125,7 @@ class FolderDatasetWriter {
                                                   r.sample->children().size(), nullptr);
                 },
                 [&](size_t k, std::string& table) {
-                    write_bytes(jobs[k].path, table);
+                    io::File::create_with(jobs[k].path, table, 0644);
                     bytes_ += table.size();
                 });
         }
@@ -142,7 +136,8 @@ class FolderDatasetWriter {
         if (!s.path().empty()) {
             copy_sample_file(s.path(), job.path, s.size());
         } else {
-            write_bytes(job.path, s.memory() ? std::string_view(*s.memory()) : std::string_view());
+            io::File::create_with(
+                job.path, s.memory() ? std::string_view(*s.memory()) : std::string_view(), 0644);
         }
     }
 

@@ -81,6 +81,12 @@ File File::create_exclusive(const std::filesystem::path& path, mode_t mode) {
     return File(fd, path.string());
 }
 
+void File::create_with(const std::filesystem::path& path, std::string_view data, mode_t mode) {
+    File f = create_exclusive(path, mode);
+    if (!data.empty()) f.write_all(data.data(), data.size());
+    f.close();
+}
+
 uint64_t File::size() const {
     struct stat st {};
     if (::fstat(fd_, &st) != 0) throw_errno("cannot stat", path_, errno);

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 namespace taco::io {
 
@@ -40,6 +41,9 @@ class File {
     /// Creates a new file for reading and writing; fails if `path` already exists, so a writer can
     /// never clobber a dataset by accident. `mode` is filtered by the umask.
     static File create_exclusive(const std::filesystem::path& path, mode_t mode = 0666);
+    /// create_exclusive, `data` written and the file closed (a failing close reported).
+    static void create_with(const std::filesystem::path& path, std::string_view data,
+                            mode_t mode = 0666);
 
     bool is_open() const { return fd_ >= 0; }
     int fd() const { return fd_; }

@@ -121,6 +121,30 @@ void prepare(duckdb_connection con, const std::string& sql, Prepared& out) {
     }
 }
 
+void run_prepared(duckdb_prepared_statement stmt) {
+    duckdb_result result;
+    if (duckdb_execute_prepared(stmt, &result) != DuckDBSuccess) {
+        std::string msg = duckdb_result_error(&result);
+        duckdb_destroy_result(&result);
+        throw QueryError(msg);
+    }
+    duckdb_destroy_result(&result);
+}
+
+void register_table_function(duckdb_connection con, const std::string& name, void* extra_info,
+                             duckdb_table_function_bind_t bind, duckdb_table_function_init_t init,
+                             duckdb_table_function_t function) {
+    duckdb_table_function f = duckdb_create_table_function();
+    duckdb_table_function_set_name(f, name.c_str());
+    duckdb_table_function_set_extra_info(f, extra_info, nullptr);
+    duckdb_table_function_set_bind(f, bind);
+    duckdb_table_function_set_init(f, init);
+    duckdb_table_function_set_function(f, function);
+    const duckdb_state st = duckdb_register_table_function(con, f);
+    duckdb_destroy_table_function(&f);
+    if (st != DuckDBSuccess) throw QueryError("cannot register the table function " + name);
+}
+
 std::vector<BoundColumn> bound_columns(duckdb_prepared_statement stmt) {
     std::vector<BoundColumn> out;
     const idx_t n = duckdb_prepared_statement_column_count(stmt);

@@ -27,6 +27,17 @@ struct Prepared {
 /// Prepares `sql`; QueryError with DuckDB's message when it does not parse or bind.
 void prepare(duckdb_connection con, const std::string& sql, Prepared& out);
 
+/// Runs a prepared statement whose result is not read (a COPY); QueryError with DuckDB's
+/// message when it fails.
+void run_prepared(duckdb_prepared_statement stmt);
+
+/// Registers a table function under `name` in the database's catalog of `con` (one name per
+/// connection when several serve their own rows), its callbacks receiving `extra_info`, which
+/// must outlive every call. QueryError when DuckDB refuses it.
+void register_table_function(duckdb_connection con, const std::string& name, void* extra_info,
+                             duckdb_table_function_bind_t bind, duckdb_table_function_init_t init,
+                             duckdb_table_function_t function);
+
 /// One column a prepared statement returns.
 struct BoundColumn {
     std::string name;

@@ -503,15 +503,8 @@ void DuckSession::write_parquet(const std::vector<TableColumn>& columns, const s
 
 void DuckSession::register_stream() {
     if (!impl_->stream_registered) {
-        duckdb_table_function f = duckdb_create_table_function();
-        duckdb_table_function_set_name(f, impl_->stream_function_name.c_str());
-        duckdb_table_function_set_extra_info(f, impl_.get(), nullptr);
-        duckdb_table_function_set_bind(f, stream_bind);
-        duckdb_table_function_set_init(f, stream_init);
-        duckdb_table_function_set_function(f, stream_function);
-        duckdb_state st = duckdb_register_table_function(impl_->con, f);
-        duckdb_destroy_table_function(&f);
-        if (st != DuckDBSuccess) throw QueryError("cannot register the taco_stream table function");
+        register_table_function(impl_->con, impl_->stream_function_name, impl_.get(), stream_bind,
+                                stream_init, stream_function);
         impl_->stream_registered = true;
     }
 }
@@ -608,16 +601,13 @@ void DuckSession::StreamStatement::run(const std::vector<TableColumn>& columns) 
     io::throw_if_cancelled("running a query");  // as in exec()
     Impl& impl = *db_->impl_;
     impl.stream_columns = &columns;
-    duckdb_result result;
-    const duckdb_state st =
-        duckdb_execute_prepared(static_cast<duckdb_prepared_statement>(prepared_), &result);
-    impl.stream_columns = nullptr;
-    if (st != DuckDBSuccess) {
-        std::string msg = duckdb_result_error(&result);
-        duckdb_destroy_result(&result);
-        throw QueryError(msg);
+    try {
+        run_prepared(static_cast<duckdb_prepared_statement>(prepared_));
+    } catch (...) {
+        impl.stream_columns = nullptr;
+        throw;
     }
-    duckdb_destroy_result(&result);
+    impl.stream_columns = nullptr;
 }
 
 void use_utc(DuckSession& db) {

@@ -96,16 +96,8 @@ SliceFunction& slice_function(DuckSession& db) {
         static std::atomic<uint64_t> functions{0};
         auto state = std::make_shared<SliceFunction>();
         state->name = "taco_slices_" + std::to_string(functions++);
-        duckdb_table_function f = duckdb_create_table_function();
-        duckdb_table_function_set_name(f, state->name.c_str());
-        duckdb_table_function_set_extra_info(f, &state->cursor, nullptr);
-        duckdb_table_function_set_bind(f, slices_bind);
-        duckdb_table_function_set_init(f, slices_init);
-        duckdb_table_function_set_function(f, slices_function);
-        const duckdb_state st =
-            duckdb_register_table_function(static_cast<duckdb_connection>(db.raw_connection()), f);
-        duckdb_destroy_table_function(&f);
-        if (st != DuckDBSuccess) throw QueryError("cannot register the taco_slices table function");
+        register_table_function(static_cast<duckdb_connection>(db.raw_connection()), state->name,
+                                &state->cursor, slices_bind, slices_init, slices_function);
         slot = state;
     }
     return *static_cast<SliceFunction*>(slot.get());
@@ -128,6 +120,10 @@ class SliceWriter {
     }
 
     std::string encode(size_t begin, size_t end) {
+        if (begin > end || end > rows_.rows()) {
+            throw std::out_of_range("ParquetSlices: rows " + std::to_string(begin) + ".." +
+                                    std::to_string(end) + " of " + std::to_string(rows_.rows()));
+        }
         db_.check_not_inherited();
         io::throw_if_cancelled("writing Parquet");
         mem_.clear();
@@ -135,14 +131,7 @@ class SliceWriter {
         function_.cursor.rows = &rows_;
         function_.cursor.position = begin;
         function_.cursor.end = end;
-        duckdb_result result;
-        const duckdb_state st = duckdb_execute_prepared(copy_.stmt, &result);
-        if (st != DuckDBSuccess) {
-            std::string msg = duckdb_result_error(&result);
-            duckdb_destroy_result(&result);
-            throw QueryError(msg);
-        }
-        duckdb_destroy_result(&result);
+        run_prepared(copy_.stmt);
         return mem_.read_all();
     }
 
@@ -184,7 +173,10 @@ ParquetSlices::ParquetSlices(DuckSession& db, const std::string& select, std::st
         held.chunks.push_back(chunk);
         held.starts.push_back(held.starts.back() + duckdb_data_chunk_get_size(chunk));
     }
+    const char* error = duckdb_result_error(&result);
+    std::string message = error ? error : "";
     duckdb_destroy_result(&result);
+    if (!message.empty()) throw QueryError(message);
     const idx_t width = duckdb_vector_size();
     held.identity = duckdb_create_selection_vector(width);
     sel_t* at = duckdb_selection_vector_get_data_ptr(held.identity);
@@ -202,10 +194,6 @@ size_t ParquetSlices::rows() const {
 }
 
 std::string ParquetSlices::encode(size_t begin, size_t end) {
-    if (begin > end || end > rows()) {
-        throw std::out_of_range("ParquetSlices::encode: rows " + std::to_string(begin) + ".." +
-                                std::to_string(end) + " of " + std::to_string(rows()));
-    }
     return impl_->pool->with_encoder([&](SliceWriter& w) { return w.encode(begin, end); });
 }
 
@@ -217,10 +205,6 @@ void ParquetSlices::encode_all(size_t n,
         n,
         [&](SliceWriter& w, size_t k) {
             const auto [begin, end] = range(k);
-            if (begin > end || end > rows())
-                throw std::out_of_range("ParquetSlices::encode_all: rows " + std::to_string(begin) +
-                                        ".." + std::to_string(end) + " of " +
-                                        std::to_string(rows()));
             return w.encode(begin, end);
         },
         take);
